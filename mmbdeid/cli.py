@@ -1,0 +1,306 @@
+"""The ``mmbdeid`` command: train, scrub, evaluate, sweep, stats (DESIGN.md contract)."""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import sys
+from typing import List, Optional
+
+from . import __version__
+from .errors import InputError
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line, exit status 2."""
+
+    def error(self, message):
+        raise InputError("%s (see '%s --help')" % (message, self.prog))
+
+
+def _threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("threshold must be a number, got %r" % text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError("threshold must be between 0 and 1 (exclusive), "
+                                         "got %s" % text)
+    return value
+
+
+def _recall(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("target recall must be a number, got %r" % text)
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError("target recall must be in (0, 1], got %s" % text)
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mmbdeid", description="De-identify medical message board text.")
+    parser.add_argument("--version", action="version", version="mmbdeid " + __version__)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    train = commands.add_parser("train", help="train a model on annotated posts or CoNLL")
+    train.add_argument("corpus", nargs="+", metavar="CORPUS",
+                       help="annotated JSONL/CSV (with spans) or CoNLL file(s)")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL")
+    train.add_argument("--stats", metavar="STATS",
+                       help="corpus statistics file: read if it exists, else built and saved")
+    train.add_argument("--dev", metavar="FILE",
+                       help="annotated or CoNLL development set for choosing the threshold")
+    train.add_argument("--target-recall", type=_recall, default=0.9, metavar="R",
+                       help="with --dev: the highest threshold whose dev recall reaches R "
+                            "(default 0.9)")
+    train.add_argument("--c1", type=float, default=0.05, help="L1 regularisation")
+    train.add_argument("--c2", type=float, default=0.05, help="L2 regularisation")
+    train.add_argument("--max-iterations", type=int, default=200)
+    train.add_argument("--lowercase-share", type=float, default=0.3, metavar="S",
+                       help="share of training documents added again in lower case "
+                            "(default 0.3)")
+
+    scrub = commands.add_parser("scrub", help="remove names and identifiers from a dump")
+    scrub.add_argument("dump", metavar="DUMP", help="posts as JSONL or CSV")
+    scrub.add_argument("-o", "--output", required=True, metavar="OUT")
+    _model_options(scrub)
+    scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans")
+    scrub.add_argument("--stats", metavar="STATS",
+                       help="corpus statistics file: read if it exists, else built and saved")
+
+    evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
+    evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
+    _model_options(evaluate)
+    evaluate.add_argument("--stats", metavar="STATS")
+
+    sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
+    sweep.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
+    sweep.add_argument("--model", metavar="MODEL", help="default: the bundled model")
+    sweep.add_argument("-o", "--output", metavar="CURVE.csv")
+    sweep.add_argument("--plot", metavar="CURVE.png")
+    sweep.add_argument("--stats", metavar="STATS")
+
+    stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
+    stats.add_argument("dump", metavar="DUMP")
+    stats.add_argument("-o", "--output", required=True, metavar="STATS")
+    return parser
+
+
+def _model_options(parser) -> None:
+    parser.add_argument("--model", metavar="MODEL", help="default: the bundled model")
+    parser.add_argument("--threshold", type=_threshold, metavar="T",
+                        help="name probability threshold (default: the model's)")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except InputError as error:
+        print("mmbdeid: error: %s" % error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("mmbdeid: interrupted; no output written", file=sys.stderr)
+        return 130
+
+
+def main_entry() -> None:
+    sys.exit(main())
+
+
+# -- commands --------------------------------------------------------------------------
+def run_train(args) -> int:
+    from .corpus import load_labelled, training_labels
+    from .evaluate import UnreachableRecall, pick_threshold
+    from .gold import corpus_stats, gold_scores
+    from .model import DEFAULT_THRESHOLD, NameTagger
+
+    labelled, sources = [], []
+    for path in args.corpus:
+        documents = load_labelled(path)
+        labelled.extend(documents)
+        sources.append({"path": os.path.basename(path), "sha256": _sha256(path),
+                        "documents": len(documents),
+                        "tokens": sum(len(d.labels) for d in documents)})
+    _say("training on %d documents, %d tokens" % (
+        len(labelled), sum(len(d.labels) for d in labelled)))
+    stats = corpus_stats([d.document for d in labelled], args.stats)
+    tagger = NameTagger(c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
+                        lowercase_share=args.lowercase_share)
+    metadata = {"mmbdeid_version": __version__, "training_data": sources,
+                "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                    timespec="seconds"),
+                "features": FEATURE_GROUPS}
+    tagger.fit([d.document for d in labelled],
+               [training_labels(d.document, d.labels) for d in labelled],
+               stats=stats, metadata=metadata)
+    if args.dev:
+        dev = load_labelled(args.dev)
+        gold, probabilities = gold_scores(tagger, dev, corpus_stats([d.document for d in dev]))
+        try:
+            threshold = pick_threshold(gold, probabilities, args.target_recall)
+        except UnreachableRecall as error:
+            threshold = error.threshold
+            _say("warning: dev recall %.3f < target %.3f even at %g" % (
+                error.recall, args.target_recall, threshold))
+        tagger.threshold = threshold
+        tagger.metadata_["threshold_source"] = {
+            "dev": os.path.basename(args.dev), "dev_sha256": _sha256(args.dev),
+            "target_recall": args.target_recall}
+    else:
+        tagger.threshold = DEFAULT_THRESHOLD
+        tagger.metadata_["threshold_source"] = "default (paper's tuned value)"
+    tagger.metadata_["threshold"] = tagger.threshold
+    tagger.save(args.output)
+    _say("model written to %s (threshold %g)" % (args.output, tagger.threshold))
+    return EXIT_OK
+
+
+def run_scrub(args) -> int:
+    from .gold import corpus_stats
+    from .io import RecordWriter, atomic_output, read_posts
+    from .spans import replace_spans
+    from .pipeline import Scrubber
+
+    tagger = _load_model(args.model)
+    # Pass 1 reads every record, so bad input stops the run before any output is opened.
+    stats = _dump_stats(args.dump, args.stats)
+    scrubber = Scrubber(tagger, stats=stats, threshold=args.threshold)
+    fmt = _output_format(args.output, args.dump)
+    with atomic_output(args.output) as out, _optional_output(args.spans) as spans_out:
+        writer = RecordWriter(out, fmt)
+        for record in read_posts(args.dump):
+            fields = record.fields
+            document = scrubber.document(fields)
+            spans = scrubber.analyze(document)
+            writer.write(dict(fields, text=replace_spans(fields["text"], spans)))
+            if spans_out is not None:
+                spans_out.write(json.dumps({"id": fields["id"], "spans": [
+                    {"start": s.start, "end": s.end, "label": s.label,
+                     "prob": round(s.score, 6)} for s in spans]}, ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
+def run_evaluate(args) -> int:
+    from .evaluate import token_metrics
+    from .gold import score_gold_file
+
+    tagger = _load_model(args.model)
+    threshold = tagger.threshold if args.threshold is None else args.threshold
+    gold, probabilities = score_gold_file(tagger, args.gold, args.stats)
+    metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
+    print("threshold   %g" % threshold)
+    for name in ("precision", "recall", "f1", "specificity"):
+        print("%-11s %.4f" % (name, getattr(metrics, name)))
+    print("tokens      %d (names %d: found %d, missed %d; non-names %d: removed %d)" % (
+        metrics.total, metrics.tp + metrics.fn, metrics.tp, metrics.fn,
+        metrics.tn + metrics.fp, metrics.fp))
+    return EXIT_OK
+
+
+def run_sweep(args) -> int:
+    from .evaluate import format_table, plot_curve, sweep, write_curve_csv
+    from .gold import score_gold_file
+
+    tagger = _load_model(args.model)
+    gold, probabilities = score_gold_file(tagger, args.gold, args.stats)
+    rows = sweep(gold, probabilities)
+    print(format_table(rows))
+    if args.output:
+        write_curve_csv(rows, args.output)
+    if args.plot:
+        plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold)
+    return EXIT_OK
+
+
+def run_stats(args) -> int:
+    stats = _dump_stats(args.dump, None)
+    stats.save(args.output)
+    _say("statistics of %d posts written to %s" % (stats.n_posts, args.output))
+    return EXIT_OK
+
+
+COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
+            "sweep": run_sweep, "stats": run_stats}
+
+FEATURE_GROUPS = [
+    "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "
+    "suffixes", "word-list membership", "Damerau-Levenshtein distance 1/2 membership",
+    "wordfreq Zipf level", "board and thread username membership", "distance from message "
+    "and paragraph start/end", "tf-idf rank buckets per board and per user",
+    "paragraph-border likelihood rank bucket", "all non-positional features of tokens -2..+2",
+]
+
+
+# -- helpers ---------------------------------------------------------------------------
+def _load_model(path: Optional[str]):
+    from .model import NameTagger, default_model_path
+    return NameTagger.load(path or default_model_path())
+
+
+def _dump_stats(dump: str, stats_path: Optional[str]):
+    from .document import Document
+    from .io import read_posts
+    from .stats import CorpusStats
+
+    if stats_path and os.path.exists(stats_path):
+        stats = CorpusStats.load(stats_path)
+        for _ in read_posts(dump):  # still validate every record before writing anything
+            pass
+        return stats
+    stats = CorpusStats()
+    for record in read_posts(dump):
+        fields = record.fields
+        stats.add(Document.from_text(fields["text"], board=_str(fields.get("board")),
+                                     thread=_str(fields.get("thread")),
+                                     author=_str(fields.get("author"))))
+    stats.finalize()
+    if stats_path:
+        stats.save(stats_path)
+    return stats
+
+
+class _optional_output:
+    """``atomic_output`` when a path is given, else a no-op yielding None."""
+
+    def __init__(self, path):
+        from .io import atomic_output
+        self._context = atomic_output(path) if path else None
+
+    def __enter__(self):
+        return self._context.__enter__() if self._context else None
+
+    def __exit__(self, *exc):
+        return self._context.__exit__(*exc) if self._context else False
+
+
+def _output_format(output: str, dump: str) -> str:
+    """The format OUT's extension names; otherwise the dump's own."""
+    from .io import CSV_EXTENSIONS, JSONL_EXTENSIONS, post_format
+    extension = os.path.splitext(output)[1].lower()
+    if extension in CSV_EXTENSIONS:
+        return "csv"
+    if extension in JSONL_EXTENSIONS:
+        return "jsonl"
+    return post_format(dump)
+
+
+def _str(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _say(message: str) -> None:
+    print("mmbdeid: " + message, file=sys.stderr)

@@ -1,0 +1,85 @@
+"""A post as the model sees it: tokens with offsets, pattern labels, paragraphs and context.
+
+Two ways in: raw post text (pattern identifiers found first, the rest tokenised around
+them, stages 1-2 of the pipeline) or a ready token list from a CoNLL corpus (offsets then
+refer to the tokens joined by single spaces).
+"""
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple
+
+from .patterns import find_identifiers
+from .tokenize import span_tokenize
+
+# A paragraph is a run of text between line breaks: on boards, greetings and sign-offs
+# ("Hi Kay," / "Hugs,\nBarb") usually sit on lines of their own.
+_LINE_BREAK = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+
+
+@dataclass
+class Document:
+    tokens: List[str]
+    offsets: List[Tuple[int, int]]
+    pattern_labels: List[Optional[str]]     # EMAIL/URL/PHONE/USER where a pattern matched
+    paragraph_ids: List[int]
+    board: str = ""
+    thread: str = ""
+    author: str = ""
+    text: str = ""
+    thread_users: frozenset = field(default_factory=frozenset)  # filled from corpus stats
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @classmethod
+    def from_text(cls, text: str, board: str = "", thread: str = "", author: str = "") -> "Document":
+        identifiers = find_identifiers(text)
+        offsets = span_tokenize(text, [(s.start, s.end) for s in identifiers])
+        label_at = {(s.start, s.end): s.label for s in identifiers}
+        breaks = [m.start() for m in _LINE_BREAK.finditer(text)]
+        paragraph_ids, paragraph, next_break = [], 0, 0
+        for start, _ in offsets:
+            while next_break < len(breaks) and breaks[next_break] < start:
+                next_break += 1
+                paragraph += 1
+            paragraph_ids.append(paragraph)
+        return cls(
+            tokens=[text[s:e] for s, e in offsets],
+            offsets=list(offsets),
+            pattern_labels=[label_at.get(o) for o in offsets],
+            paragraph_ids=_renumber(paragraph_ids),
+            board=board, thread=thread, author=author, text=text,
+        )
+
+    @classmethod
+    def from_tokens(cls, tokens: Sequence[str], board: str = "", thread: str = "",
+                    author: str = "") -> "Document":
+        offsets, position = [], 0
+        for token in tokens:
+            offsets.append((position, position + len(token)))
+            position += len(token) + 1
+        return cls(
+            tokens=list(tokens),
+            offsets=offsets,
+            pattern_labels=[_whole_token_pattern(t) for t in tokens],
+            paragraph_ids=[0] * len(tokens),
+            board=board, thread=thread, author=author, text=" ".join(tokens),
+        )
+
+
+def _whole_token_pattern(token: str) -> Optional[str]:
+    for span in find_identifiers(token):
+        if span.start == 0 and span.end == len(token):
+            return span.label
+    return None
+
+
+def _renumber(paragraph_ids: List[int]) -> List[int]:
+    """Consecutive paragraph numbers with empty lines skipped (0, 0, 2 -> 0, 0, 1)."""
+    renumbered, previous, current = [], None, -1
+    for pid in paragraph_ids:
+        if pid != previous:
+            current += 1
+            previous = pid
+        renumbered.append(current)
+    return renumbered

@@ -1,0 +1,330 @@
+"""Token-level name metrics, threshold sweeps, and precision/recall curves.
+
+Conventions (DESIGN.md, "Measuring"):
+
+* A *name* is a gold token labelled ``NAME`` or ``USER``; a token counts as found when it is
+  tagged with either label (callers pass plain booleans, see :func:`name_mask`).
+* A token is *tagged* at threshold ``t`` when its name probability
+  P(NAME) + P(USER) is **strictly greater** than ``t`` (the paper: "greater than 0.05").
+* Zero division: every ratio whose denominator is zero is reported as ``0.0`` -- precision
+  with nothing tagged, recall with no gold names, F1 when precision + recall is 0, and
+  specificity with no non-name tokens.  One rule, no credit without evidence; check the
+  raw counts (always carried along) when a denominator may be empty.
+* Every result carries its operating point (``threshold``), ``None`` when the predictions
+  did not come from thresholding.
+"""
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import dataclass
+from typing import Iterable, List, Optional, Sequence
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_SWEEP",
+    "TokenMetrics",
+    "UnreachableRecall",
+    "name_mask",
+    "token_metrics",
+    "sweep",
+    "pick_threshold",
+    "format_table",
+    "write_curve_csv",
+    "read_curve_csv",
+    "plot_curve",
+    "CSV_FIELDS",
+]
+
+#: Thresholds from 0.5 down to 0.005, as in the paper's Fig. 2.
+DEFAULT_SWEEP = (0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.075, 0.05, 0.04, 0.03, 0.025,
+                 0.02, 0.015, 0.01, 0.0075, 0.005)
+
+CSV_FIELDS = ("threshold", "precision", "recall", "f1", "specificity", "tp", "fp", "fn", "tn")
+
+NAME_LABELS = frozenset(("NAME", "USER"))
+
+
+def _ratio(num: int, den: int) -> float:
+    return num / den if den else 0.0
+
+
+@dataclass(frozen=True)
+class TokenMetrics:
+    """Confusion counts at one operating point; names are the positive class."""
+
+    threshold: Optional[float]
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def precision(self) -> float:
+        return _ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        return _ratio(self.tp, self.tp + self.fn)
+
+    @property
+    def f1(self) -> float:
+        # 2PR/(P+R) == 2tp/(2tp+fp+fn); 0.0 when there is no true positive.
+        return _ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+
+    @property
+    def specificity(self) -> float:
+        """Non-name tokens left alone / all non-name tokens."""
+        return _ratio(self.tn, self.tn + self.fp)
+
+    @property
+    def total(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def as_dict(self) -> dict:
+        return {
+            "threshold": self.threshold,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "specificity": self.specificity,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+        }
+
+
+class UnreachableRecall(ValueError):
+    """No threshold in (0, 1) reaches the requested recall.
+
+    ``threshold`` is the lowest sensible threshold (it tags every token with a positive
+    name probability) and ``recall`` the recall it reaches -- the best one available.
+    """
+
+    def __init__(self, target: float, recall: float, threshold: float):
+        super().__init__("no threshold reaches recall %.4f; best is %.4f at threshold %g"
+                         % (target, recall, threshold))
+        self.target = target
+        self.recall = recall
+        self.threshold = threshold
+
+
+def name_mask(labels: Iterable[str]) -> np.ndarray:
+    """Booleans: True where a label is NAME or USER (a ``B-``/``I-`` prefix is accepted)."""
+    out = []
+    for lab in labels:
+        lab = lab or "O"
+        if len(lab) > 2 and lab[1] == "-" and lab[0] in "BIESLU":
+            lab = lab[2:]
+        out.append(lab in NAME_LABELS)
+    return np.asarray(out, dtype=bool)
+
+
+def _as_bool(x, what: str) -> np.ndarray:
+    a = np.asarray(x)
+    if a.ndim != 1:
+        a = a.reshape(-1)
+    return a.astype(bool, copy=False)
+
+
+def _as_prob(x) -> np.ndarray:
+    a = np.asarray(x, dtype=float).reshape(-1)
+    if a.size and np.isnan(a).any():
+        raise ValueError("name probabilities contain NaN")
+    return a
+
+
+def _check_len(a: np.ndarray, b: np.ndarray) -> None:
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("length mismatch: %d gold tokens, %d predictions"
+                         % (a.shape[0], b.shape[0]))
+
+
+def token_metrics(gold_is_name: Sequence[bool], predicted_is_name: Sequence[bool],
+                  threshold: Optional[float] = None) -> TokenMetrics:
+    """Per-token confusion counts of flat, aligned boolean sequences."""
+    g = _as_bool(gold_is_name, "gold")
+    p = _as_bool(predicted_is_name, "predicted")
+    _check_len(g, p)
+    tp = int(np.count_nonzero(g & p))
+    fp = int(np.count_nonzero(~g & p))
+    fn = int(np.count_nonzero(g & ~p))
+    tn = int(g.shape[0] - tp - fp - fn)
+    return TokenMetrics(None if threshold is None else float(threshold), tp, fp, fn, tn)
+
+
+def sweep(gold_is_name: Sequence[bool], name_prob: Sequence[float],
+          thresholds: Iterable[float] = DEFAULT_SWEEP) -> List[TokenMetrics]:
+    """Metrics at each threshold (tagged means ``name_prob > threshold``), in the given order.
+
+    O(n log n) once, then O(log n) per threshold: suitable for millions of tokens.
+    """
+    g = _as_bool(gold_is_name, "gold")
+    prob = _as_prob(name_prob)
+    _check_len(g, prob)
+    pos = np.sort(prob[g])
+    neg = np.sort(prob[~g])
+    ts = np.asarray(list(thresholds), dtype=float)
+    # count of values > t  ==  n - (count of values <= t)
+    tp = pos.size - np.searchsorted(pos, ts, side="right")
+    fp = neg.size - np.searchsorted(neg, ts, side="right")
+    return [TokenMetrics(float(t), int(a), int(b), int(pos.size - a), int(neg.size - b))
+            for t, a, b in zip(ts, tp, fp)]
+
+
+def _clean_in(lo: float, hi: float, lo_inclusive: bool) -> Optional[float]:
+    """The largest value with the fewest decimals lying in [lo, hi) (or (lo, hi)), > 0."""
+    for d in range(1, 18):
+        s = 10.0 ** d
+        k = math.floor(hi * s)
+        c = round(k / s, d)
+        if c >= hi:
+            c = round((k - 1) / s, d)
+        if c <= 0 or c >= hi:
+            continue
+        if c > lo or (lo_inclusive and c == lo):
+            return c
+    return None
+
+
+def pick_threshold(gold_is_name: Sequence[bool], name_prob: Sequence[float],
+                   target_recall: float) -> float:
+    """The highest threshold whose recall (tagging ``name_prob > t``) is >= ``target_recall``.
+
+    The search runs over the distinct probabilities, not a grid.  Tagging is a step function
+    of ``t``: with ``p`` the lowest probability that must be tagged and ``q`` the next lower
+    distinct probability (0 if none), every ``t`` in ``[q, p)`` gives the same result and no
+    higher one reaches the target.  The value returned is the "cleanest" number in that
+    interval (fewest decimals, then the largest: 0.06 for [0.0473, 0.0612), 0.1 for
+    [0.04, 0.13)), so the
+    reported threshold reproduces the result exactly; it lies in (0, 1).
+
+    Raises ``ValueError`` when the target is not in (0, 1] or there is no gold name, and
+    :class:`UnreachableRecall` (a ``ValueError``, with ``.threshold`` and ``.recall``
+    giving the best available operating point) when even tagging every token with a
+    positive probability misses the target (names with probability 0 are never tagged).
+    """
+    if not (0.0 < target_recall <= 1.0):
+        raise ValueError("target recall must be in (0, 1], got %r" % (target_recall,))
+    g = _as_bool(gold_is_name, "gold")
+    prob = _as_prob(name_prob)
+    _check_len(g, prob)
+    pos = np.sort(prob[g])
+    n_pos = pos.size
+    if n_pos == 0:
+        raise ValueError("no gold name tokens: recall is undefined")
+    levels = np.unique(prob)  # ascending, distinct
+    # recall when tagging prob >= levels[j]  (non-increasing in j)
+    tp = n_pos - np.searchsorted(pos, levels, side="left")
+    ok = (tp / n_pos) >= target_recall
+    ok &= levels > 0.0  # a threshold in (0, 1) can never tag probability 0
+    if not ok.any():
+        positive = levels[levels > 0.0]
+        if positive.size == 0:
+            lowest = 0.0005
+        else:
+            lowest = _clean_in(0.0, float(min(positive[0], 1.0)), False) or float(positive[0]) / 2
+        best = sweep(g, prob, [lowest])[0].recall
+        raise UnreachableRecall(target_recall, best, lowest)
+    j = int(np.nonzero(ok)[0][-1])
+    hi = float(min(levels[j], 1.0))
+    lo = float(levels[j - 1]) if j > 0 else 0.0
+    lo_inclusive = lo > 0.0
+    lo = max(lo, 0.0)
+
+    want = int(tp[j])
+    want_fp = int(np.count_nonzero(prob >= levels[j])) - want
+
+    def reproduces(t: float) -> bool:
+        m = sweep(g, prob, [t])[0]
+        return 0.0 < t < 1.0 and m.tp == want and m.fp == want_fp
+
+    for cand in (_clean_in(lo, hi, lo_inclusive), (lo + hi) / 2.0, lo,
+                 float(np.nextafter(hi, 0.0))):
+        if cand is not None and reproduces(cand):
+            return float(cand)
+    raise AssertionError("no representable threshold in [%r, %r)" % (lo, hi))  # pragma: no cover
+
+
+def _fmt_threshold(t: Optional[float]) -> str:
+    return "-" if t is None else "%g" % t
+
+
+def format_table(rows: Sequence[TokenMetrics]) -> str:
+    """Aligned text table; ratios are percentages with two decimals."""
+    header = ("threshold", "precision%", "recall%", "F1%", "specificity%", "tp", "fp", "fn")
+    body = [(_fmt_threshold(r.threshold),
+             "%.2f" % (100 * r.precision), "%.2f" % (100 * r.recall),
+             "%.2f" % (100 * r.f1), "%.2f" % (100 * r.specificity),
+             str(r.tp), str(r.fp), str(r.fn)) for r in rows]
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
+              for i, h in enumerate(header)]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(b, widths)) for b in body]
+    return "\n".join(lines)
+
+
+def write_curve_csv(rows: Sequence[TokenMetrics], path) -> None:
+    """CSV with header ``threshold,precision,recall,f1,specificity,tp,fp,fn,tn``.
+
+    Ratios are fractions with 6 decimals; an empty threshold cell means ``None``.
+    """
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(CSV_FIELDS)
+        for r in rows:
+            w.writerow(["" if r.threshold is None else repr(float(r.threshold)),
+                        "%.6f" % r.precision, "%.6f" % r.recall, "%.6f" % r.f1,
+                        "%.6f" % r.specificity, r.tp, r.fp, r.fn, r.tn])
+
+
+def read_curve_csv(path) -> List[TokenMetrics]:
+    """Read a file written by :func:`write_curve_csv` (the counts are authoritative)."""
+    out = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for rec in csv.DictReader(fh):
+            t = rec["threshold"].strip()
+            out.append(TokenMetrics(float(t) if t else None, int(rec["tp"]), int(rec["fp"]),
+                                    int(rec["fn"]), int(rec["tn"])))
+    return out
+
+
+def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
+               mark: Optional[float] = None) -> None:
+    """Precision (y) against recall (x) as a PNG, points labelled with their thresholds.
+
+    ``mark`` highlights the row whose threshold equals it (e.g. the default 0.05).
+    Uses the Agg canvas directly (no pyplot, no global backend switch).
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 5), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    pts = sorted(rows, key=lambda r: (r.recall, -r.precision))
+    xs = [r.recall for r in pts]
+    ys = [r.precision for r in pts]
+    ax.plot(xs, ys, "-o", color="tab:blue", markersize=4, linewidth=1)
+    for r in rows:
+        if r.threshold is not None:
+            ax.annotate(_fmt_threshold(r.threshold), (r.recall, r.precision),
+                        textcoords="offset points", xytext=(4, 4), fontsize=7)
+    if mark is not None:
+        hit = [r for r in rows if r.threshold is not None
+               and math.isclose(r.threshold, mark, rel_tol=1e-9, abs_tol=1e-12)]
+        if hit:
+            r = hit[0]
+            ax.plot([r.recall], [r.precision], "o", markersize=11, markerfacecolor="none",
+                    markeredgecolor="tab:red", markeredgewidth=2,
+                    label="threshold %g" % mark)
+            ax.legend(loc="lower left", fontsize=8)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+    ax.grid(True, alpha=0.3)
+    ax.set_title(title if title is not None else "Name tokens: precision vs recall")
+    fig.savefig(path, format="png")

@@ -1,0 +1,260 @@
+"""Features per token (paper, Table 2), as crfsuite feature dicts.
+
+Each ``*_features`` function is pure: it maps a token (and, for context features, its
+context) to a dict of feature name -> 1.0 (binary) or str (categorical). ``Featurizer``
+puts them together for a whole document: context-free features are cached per token type,
+and the features of the two previous and two next tokens are added under ``-2:``, ``-1:``,
+``+1:``, ``+2:`` prefixes.
+
+Features beyond the paper (they help on real noisy text): word shape, wordfreq Zipf level,
+and the position of a token within its paragraph (line).
+"""
+import re
+from typing import Dict, FrozenSet, List, Optional, Sequence
+
+from .lexicon import WORDLISTS, load_wordlist, load_zipf
+from .fuzzy import FuzzyIndex, fuzzy_index
+from .stats import term_of
+from .usernames import username_variants
+
+Features = Dict[str, object]
+
+WINDOW = 2
+POSITION_LIMITS = (1, 2, 3, 5, 10)          # "within 1, 2, ... tokens" of message start/end
+PARAGRAPH_LIMITS = (1, 2, 3)
+RANK_LIMITS = (("top10", 10, None), ("top50", 50, None), ("top100", 100, None),
+               ("top1%", None, 0.01), ("top5%", None, 0.05), ("top10%", None, 0.10),
+               ("top25%", None, 0.25))
+FUZZY_LISTS = WORDLISTS                      # the paper: possible membership in every list
+
+
+def case_class(token: str) -> str:
+    letters = [ch for ch in token if ch.isalpha()]
+    if not letters:
+        return "none"
+    if all(ch.islower() for ch in letters):
+        return "lower"
+    if all(ch.isupper() for ch in letters):
+        return "upper" if len(letters) > 1 else "title"
+    if letters[0].isupper() and all(ch.islower() for ch in letters[1:]):
+        return "title"
+    return "mixed"
+
+
+_SHAPE_RUNS = re.compile(r"(.)\1+")
+
+
+def word_shape(token: str) -> str:
+    """Short shape: ``Kay`` -> ``Xx``, ``hippie96321`` -> ``xd``, ``@kay`` -> ``@x``."""
+    shape = "".join("X" if ch.isupper() else "x" if ch.isalpha() else "d" if ch.isdigit()
+                    else ch for ch in token[:20])
+    return _SHAPE_RUNS.sub(r"\1", shape)
+
+
+def length_bucket(token: str) -> str:
+    n = len(token)
+    return str(n) if n <= 4 else "5-6" if n <= 6 else "7-9" if n <= 9 else "10+"
+
+
+def zipf_level(zipf: Optional[float]) -> str:
+    if zipf is None:
+        return "unseen"
+    return "<2" if zipf < 2 else "<3" if zipf < 3 else "<4" if zipf < 4 else "<5" \
+        if zipf < 5 else "5+"
+
+
+def surface_features(token: str) -> Features:
+    """The token itself, lower-cased, its length, case class, shape and affixes."""
+    lower = token.lower()
+    features: Features = {
+        "w": lower,
+        "len": length_bucket(token),
+        "case": case_class(token),
+        "shape": word_shape(token),
+        "p2": lower[:2], "p3": lower[:3],
+        "s2": lower[-2:], "s3": lower[-3:],
+    }
+    if any(ch.isdigit() for ch in token):
+        features["has_digit"] = 1.0
+    if not any(ch.isalnum() for ch in token):
+        features["punct"] = 1.0
+    return features
+
+
+def lexicon_features(lower: str, wordlists: Dict[str, FrozenSet[str]],
+                     indexes: Dict[str, FuzzyIndex]) -> Features:
+    """Membership in each word list; otherwise possible membership at distance 1 or 2."""
+    features: Features = {}
+    for name, words in wordlists.items():
+        if lower in words:
+            features["in:" + name] = 1.0
+        elif name in indexes:
+            distance = indexes[name].distance(lower)
+            if distance:
+                features["near%d:%s" % (distance, name)] = 1.0
+    return features
+
+
+def position_features(index: int, length: int, paragraph_index: int,
+                      paragraph_length: int) -> Features:
+    """Distance from the start and end of the message and of the paragraph (line)."""
+    features: Features = {}
+    for limit in POSITION_LIMITS:
+        if index < limit:
+            features["start<=%d" % limit] = 1.0
+        if length - 1 - index < limit:
+            features["end<=%d" % limit] = 1.0
+    for limit in PARAGRAPH_LIMITS:
+        if paragraph_index < limit:
+            features["pstart<=%d" % limit] = 1.0
+        if paragraph_length - 1 - paragraph_index < limit:
+            features["pend<=%d" % limit] = 1.0
+    return features
+
+
+def rank_features(prefix: str, rank: Optional[int], size: int) -> Features:
+    """Cumulative rank buckets, e.g. ``board:top10`` and ``board:top1%`` both set."""
+    if rank is None:
+        return {}
+    features: Features = {}
+    for name, absolute, share in RANK_LIMITS:
+        if (absolute is not None and rank < absolute) or \
+                (share is not None and rank < max(1, size * share)):
+            features["%s:%s" % (prefix, name)] = 1.0
+    return features
+
+
+def username_features(lower: str, board_users: FrozenSet[str],
+                      thread_variants: FrozenSet[str],
+                      board_index: Optional[FuzzyIndex]) -> Features:
+    """Membership in the board's usernames and the thread's usernames with variants."""
+    features: Features = {}
+    if lower in board_users:
+        features["in:board_users"] = 1.0
+    elif board_index is not None:
+        distance = board_index.distance(lower)
+        if distance:
+            features["near%d:board_users" % distance] = 1.0
+    if lower in thread_variants:
+        features["in:thread_users"] = 1.0
+    return features
+
+
+class Featurizer:
+    """Turns a :class:`~mmbdeid.document.Document` into one feature dict per token.
+
+    ``stats`` (a finalized :class:`~mmbdeid.stats.CorpusStats`) supplies the structure
+    features and username lists; without it those features are simply absent.
+    """
+
+    def __init__(self, stats=None, window: int = WINDOW):
+        self.stats = stats
+        self.window = window
+        self._type_cache: Dict[str, Features] = {}
+        self._board_cache: Dict[str, tuple] = {}
+        self._thread_cache: Dict[tuple, FrozenSet[str]] = {}
+
+    def __getstate__(self):
+        # Caches and corpus statistics belong to one run, not to a saved model.
+        return {"stats": None, "window": self.window}
+
+    def __setstate__(self, state):
+        self.__init__(**state)
+
+    # -- per token type -------------------------------------------------------------
+    def type_features(self, token: str) -> Features:
+        cached = self._type_cache.get(token)
+        if cached is None:
+            lower = token.lower()
+            cached = surface_features(token)
+            cached.update(lexicon_features(lower, _wordlists(), _indexes()))
+            cached["zipf"] = zipf_level(load_zipf().get(lower))
+            self._type_cache[token] = cached
+        return cached
+
+    # -- per document ---------------------------------------------------------------
+    def document_features(self, document) -> List[Features]:
+        board_users, board_index = self._board_users(document.board)
+        thread_variants = self._thread_variants(document)
+        paragraph_sizes: Dict[int, int] = {}
+        for pid in document.paragraph_ids:
+            paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
+
+        own: List[Features] = []
+        paragraph_position: Dict[int, int] = {}
+        n = len(document.tokens)
+        for i, (token, pattern, pid) in enumerate(zip(document.tokens, document.pattern_labels,
+                                                      document.paragraph_ids)):
+            if pattern:
+                features: Features = {"pattern": pattern}
+            else:
+                features = dict(self.type_features(token))
+                lower = token.lower()
+                features.update(username_features(lower, board_users, thread_variants,
+                                                  board_index))
+                features.update(self._structure_features(document, lower))
+            p_index = paragraph_position.get(pid, 0)
+            paragraph_position[pid] = p_index + 1
+            features.update(position_features(i, n, p_index, paragraph_sizes[pid]))
+            own.append(features)
+        return [self._with_window(own, i) for i in range(n)]
+
+    def _with_window(self, own: Sequence[Features], i: int) -> Features:
+        features: Features = {"bias": 1.0}
+        features.update(own[i])
+        for offset in range(-self.window, self.window + 1):
+            j = i + offset
+            if offset == 0:
+                continue
+            if 0 <= j < len(own):
+                prefix = "%+d:" % offset
+                for key, value in own[j].items():
+                    if not key.startswith(("start<", "end<", "pstart<", "pend<")):
+                        features[prefix + key] = value
+            else:
+                features["%+d:pad" % offset] = 1.0
+        return features
+
+    def _structure_features(self, document, lower: str) -> Features:
+        if self.stats is None:
+            return {}
+        term = term_of(lower)
+        if term is None:
+            return {}
+        features: Features = {}
+        if document.board:
+            features.update(rank_features("board", *self.stats.rank("board", document.board, term)))
+        if document.author:
+            features.update(rank_features("user", *self.stats.rank("user", document.author, term)))
+        features.update(rank_features("border", *self.stats.border_rank(term)))
+        return features
+
+    def _board_users(self, board: str):
+        if self.stats is None:
+            return frozenset(), None
+        if board not in self._board_cache:
+            users = frozenset(u.lower() for u in self.stats.board_users(board))
+            self._board_cache[board] = (users, FuzzyIndex(users) if users else None)
+        return self._board_cache[board]
+
+    def _thread_variants(self, document) -> FrozenSet[str]:
+        authors = set(document.thread_users)
+        if self.stats is not None:
+            authors |= self.stats.thread_users(document.board, document.thread)
+        if document.author:
+            authors.add(document.author)
+        key = frozenset(authors)
+        if key not in self._thread_cache:
+            variants = set()
+            for author in key:
+                variants |= username_variants(author)
+            self._thread_cache[key] = frozenset(variants)
+        return self._thread_cache[key]
+
+
+def _wordlists() -> Dict[str, FrozenSet[str]]:
+    return {name: load_wordlist(name) for name in WORDLISTS}
+
+
+def _indexes() -> Dict[str, FuzzyIndex]:
+    return {name: fuzzy_index(name) for name in FUZZY_LISTS}

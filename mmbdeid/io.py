@@ -1,0 +1,464 @@
+"""Reading and writing posts, annotated posts and CoNLL corpora.
+
+Every problem with an input file becomes an ``InputError`` naming the file and the 1-based
+physical line (for a CSV record: the line where the record starts), because the command
+line turns it into a one-line ``file:line: message`` and exit status 2.
+
+Readers stream: files are read line by line, never whole, since a dump may hold millions
+of posts.  Writers go through ``atomic_output`` so that an interrupted run never leaves a
+half-written scrubbed file that looks complete.
+"""
+import contextlib
+import csv
+import json
+import os
+import re
+import tempfile
+from typing import IO, Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+
+from .errors import InputError
+from .spans import Span
+
+POST_FORMATS = ("jsonl", "csv")
+JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".json")
+CSV_EXTENSIONS = (".csv",)
+CONLL_EXTENSIONS = (".conll", ".txt", ".tsv", ".bio")
+REQUIRED_FIELDS = ("id", "text")
+OPTIONAL_FIELDS = ("board", "thread", "author", "parent", "time")
+SPAN_LABELS = ("NAME", "USER")
+
+_BOM = "\ufeff"
+
+
+# --- records ----------------------------------------------------------------------------
+
+class Record(NamedTuple):
+    """One post: the line it starts on and all its fields, in input order."""
+    line: int
+    fields: Dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return str(self.fields["id"])
+
+    @property
+    def text(self) -> str:
+        return self.fields["text"]
+
+    def get(self, name: str) -> str:
+        """An optional field (board, thread, author, …) as a string; missing → ``""``."""
+        value = self.fields.get(name)
+        return "" if value is None else str(value)
+
+
+class AnnotatedPost(NamedTuple):
+    """A hand-tagged post and its gold spans (sorted, score 1.0)."""
+    record: Record
+    spans: List[Span]
+
+
+class ConllDocument(NamedTuple):
+    """One CoNLL document: tokens, labels mapped to NAME / USER / O, first token's line."""
+    tokens: List[str]
+    labels: List[str]
+    line: int
+
+
+# --- low-level line reading -------------------------------------------------------------
+
+def _lines(path: str) -> Iterator[Tuple[int, str]]:
+    """``(line_number, line)`` for each physical line, decoded as UTF-8, ending kept.
+
+    Decoding line by line pins an undecodable byte to its line (a UTF-8 sequence never
+    spans a newline byte).  A leading byte-order mark is dropped.
+    """
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise InputError("cannot read file: %s" % (error.strerror or error), path) from None
+    with handle:
+        number = 0
+        while True:
+            try:
+                raw = handle.readline()
+            except OSError as error:
+                raise InputError("cannot read file: %s" % (error.strerror or error),
+                                 path, number + 1) from None
+            if not raw:
+                return
+            number += 1
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError("not UTF-8: undecodable byte 0x%02x at column %d"
+                                 % (raw[error.start], error.start + 1), path, number) from None
+            if number == 1 and line.startswith(_BOM):
+                line = line[len(_BOM):]
+            yield number, line
+
+
+def _first_meaningful_line(path: str) -> str:
+    """The first non-blank line of the file ("" if there is none), for sniffing."""
+    for _, line in _lines(path):
+        if line.strip():
+            return line
+    return ""
+
+
+def _extension(path: str) -> str:
+    return os.path.splitext(str(path))[1].lower()
+
+
+def post_format(path: str) -> str:
+    """``"jsonl"`` or ``"csv"``: by extension, else by the first non-blank character."""
+    extension = _extension(path)
+    if extension in JSONL_EXTENSIONS:
+        return "jsonl"
+    if extension in CSV_EXTENSIONS:
+        return "csv"
+    return "jsonl" if _first_meaningful_line(path).lstrip().startswith("{") else "csv"
+
+
+def corpus_format(path: str) -> str:
+    """``"conll"``, ``"jsonl"`` or ``"csv"``: by extension, else by sniffing the first line.
+
+    Without a telling extension, a first line starting with ``{`` is JSON Lines, a CSV
+    header naming ``id`` and ``text`` is CSV, and anything else is CoNLL.
+    """
+    extension = _extension(path)
+    if extension in CONLL_EXTENSIONS:
+        return "conll"
+    if extension in JSONL_EXTENSIONS:
+        return "jsonl"
+    if extension in CSV_EXTENSIONS:
+        return "csv"
+    first = _first_meaningful_line(path)
+    if first.lstrip().startswith("{"):
+        return "jsonl"
+    header = next(csv.reader([first]), [])
+    if all(name in (cell.strip() for cell in header) for name in REQUIRED_FIELDS):
+        return "csv"
+    return "conll"
+
+
+# --- posts ------------------------------------------------------------------------------
+
+def _check_post_fields(fields: Dict[str, Any], path: str, line: int) -> None:
+    for name in REQUIRED_FIELDS:
+        if name not in fields:
+            raise InputError("missing field %r" % name, path, line)
+    post_id = fields["id"]
+    if isinstance(post_id, bool) or not isinstance(post_id, (str, int)):
+        raise InputError("field 'id' must be a string or an integer, not %s"
+                         % _json_type(post_id), path, line)
+    if post_id == "":
+        raise InputError("field 'id' is empty", path, line)
+    if not isinstance(fields["text"], str):
+        raise InputError("field 'text' must be a string, not %s" % _json_type(fields["text"]),
+                         path, line)
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+_ARRAY_HINT = " (a JSON array? expected JSON Lines: one object per line)"
+
+
+def _jsonl_objects(path: str) -> Iterator[Record]:
+    for number, line in _lines(path):
+        if not line.strip():
+            continue                     # blank lines (a trailing newline, spacing) are fine
+        hint = _ARRAY_HINT if number == 1 and line.lstrip().startswith("[") else ""
+        try:
+            value = json.loads(line)
+        except ValueError as error:
+            raise InputError("malformed JSON: %s%s" % (getattr(error, "msg", error), hint),
+                             path, number) from None
+        if not isinstance(value, dict):
+            raise InputError("expected a JSON object, found %s%s" % (_json_type(value), hint),
+                             path, number)
+        yield Record(number, value)
+
+
+def _csv_rows(path: str) -> Iterator[Tuple[int, List[str]]]:
+    """``(start_line, row)`` for every non-empty CSV row; quoted fields may span lines."""
+    _allow_long_csv_fields()
+    lines = _lines(path)
+    numbered = (line for _, line in lines)
+    reader = csv.reader(numbered, strict=True)
+    consumed = 0                         # physical lines read before the current record
+    while True:
+        start = consumed + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise InputError("malformed CSV: %s" % error, path, start) from None
+        consumed = reader.line_num
+        if row:                           # csv yields [] for a blank line
+            yield start, row
+
+
+def _allow_long_csv_fields() -> None:
+    # csv refuses fields over 128 KiB by default; a long post (or a pasted article) can
+    # exceed that.  The limit is process-wide, so only ever raise it.
+    wanted = 256 * 1024 * 1024
+    if csv.field_size_limit() < wanted:
+        csv.field_size_limit(wanted)
+
+
+def _csv_records(path: str) -> Iterator[Record]:
+    rows = _csv_rows(path)
+    try:
+        header_line, header = next(rows)
+    except StopIteration:
+        return
+    header = [name.strip() for name in header]
+    for name in REQUIRED_FIELDS:
+        if name not in header:
+            raise InputError("CSV header has no %r column" % name, path, header_line)
+    duplicates = sorted({name for name in header if header.count(name) > 1})
+    if duplicates:
+        raise InputError("CSV header repeats column %r" % duplicates[0], path, header_line)
+    for line, row in rows:
+        if len(row) != len(header):
+            raise InputError("expected %d fields as in the header, found %d"
+                             % (len(header), len(row)), path, line)
+        yield Record(line, dict(zip(header, row)))
+
+
+def _records(path: str, fmt: str) -> Iterator[Record]:
+    return _jsonl_objects(path) if fmt == "jsonl" else _csv_records(path)
+
+
+def read_posts(path: str, fmt: Optional[str] = None) -> Iterator[Record]:
+    """The posts of a dump (JSON Lines or CSV with a header), as ``Record``s, streamed.
+
+    Each record must have ``id`` (string or integer) and ``text`` (string); every other
+    field is kept as it is, in input order.  Optional fields (board, thread, author,
+    parent, time) are not added when missing: use ``Record.get``.  ``fmt`` overrides
+    the format found from the extension.
+    """
+    fmt = fmt or post_format(path)
+    count = 0
+    for record in _records(path, fmt):
+        _check_post_fields(record.fields, path, record.line)
+        count += 1
+        yield record
+    if count == 0:
+        raise InputError("empty file: no records", path)
+
+
+# --- annotated posts --------------------------------------------------------------------
+
+def _parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
+    if isinstance(value, str):           # CSV keeps the span list as a JSON string
+        try:
+            value = json.loads(value) if value.strip() else []
+        except ValueError as error:
+            raise InputError("field 'spans' is not valid JSON: %s"
+                             % getattr(error, "msg", error), path, line) from None
+    if not isinstance(value, list):
+        raise InputError("field 'spans' must be a list, not %s" % _json_type(value),
+                         path, line)
+    spans = []
+    for index, item in enumerate(value):
+        where = "spans[%d]" % index
+        if not isinstance(item, dict):
+            raise InputError("%s must be an object, not %s" % (where, _json_type(item)),
+                             path, line)
+        for key in ("start", "end", "label"):
+            if key not in item:
+                raise InputError("%s has no %r" % (where, key), path, line)
+        start, end, label = item["start"], item["end"], item["label"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)):
+            raise InputError("%s: 'start' and 'end' must be integers" % where, path, line)
+        if not 0 <= start < end <= len(text):
+            raise InputError("%s: offsets %d-%d outside the text (length %d) or empty"
+                             % (where, start, end, len(text)), path, line)
+        if label not in SPAN_LABELS:
+            raise InputError("%s: label %r is not one of %s"
+                             % (where, label, ", ".join(SPAN_LABELS)), path, line)
+        spans.append(Span(label, start, end, 1.0))
+    spans.sort(key=lambda s: (s.start, s.end))
+    for before, after in zip(spans, spans[1:]):
+        if after.start < before.end:
+            raise InputError("spans %d-%d and %d-%d overlap"
+                             % (before.start, before.end, after.start, after.end), path, line)
+    return spans
+
+
+def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPost]:
+    """Hand-tagged posts: ``read_posts`` records that also carry a valid ``spans`` field.
+
+    ``spans`` stays in ``record.fields`` untouched (so it round-trips); the parsed,
+    checked spans (label NAME or USER, ``0 <= start < end <= len(text)``, no overlaps)
+    come as ``AnnotatedPost.spans``.
+    """
+    for record in read_posts(path, fmt):
+        if "spans" not in record.fields:
+            raise InputError("missing field 'spans'", path, record.line)
+        spans = _parse_spans(record.fields["spans"], record.text, path, record.line)
+        yield AnnotatedPost(record, spans)
+
+
+# --- CoNLL ------------------------------------------------------------------------------
+
+_TAG_PREFIX = re.compile(r"^[BIESLU]-", re.IGNORECASE)
+# On a board a mention is a username, though WNUT tags Twitter handles O.
+_HANDLE = re.compile(r"^(?:@\w{1,30}|/?u/[\w-]{3,20})$")
+
+
+def conll_label(tag: str, name_pattern: str = "person", user_pattern: str = "user") -> str:
+    """``NAME``, ``USER`` or ``O`` for a CoNLL tag (``B-person`` → NAME)."""
+    kind = _TAG_PREFIX.sub("", tag).lower()
+    if kind == "o":
+        return "O"
+    if name_pattern.lower() in kind:
+        return "NAME"
+    if user_pattern.lower() in kind:
+        return "USER"
+    return "O"
+
+
+def _token_and_tag(line: str) -> Optional[Tuple[str, str]]:
+    """``TOKEN<TAB>TAG`` (or ``TOKEN TAG`` when there is no tab), else None."""
+    separator = "\t" if "\t" in line else " "
+    parts = line.split(separator)
+    if len(parts) != 2 or not parts[0] or not parts[1].strip():
+        return None
+    return parts[0], parts[1].strip()
+
+
+def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "user",
+               handles_as_users: bool = True) -> Iterator[ConllDocument]:
+    """Documents of a ``TOKEN<TAB>TAG`` file; a blank line ends a document.
+
+    Tags map to NAME / USER / O by case-insensitive substring (after any BIOES prefix).
+    With ``handles_as_users`` an ``@handle`` or ``u/name`` token is USER whatever its tag.
+    ``-DOCSTART-`` lines are skipped.
+    """
+    tokens: List[str] = []
+    labels: List[str] = []
+    first_line = 0
+    count = 0
+    for number, raw in _lines(path):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.startswith("-DOCSTART-"):
+            if tokens:
+                count += 1
+                yield ConllDocument(tokens, labels, first_line)
+                tokens, labels = [], []
+            continue
+        pair = _token_and_tag(line)
+        if pair is None:
+            raise InputError("expected TOKEN<TAB>TAG, found %r" % line[:60], path, number)
+        token, tag = pair
+        label = conll_label(tag, name_pattern, user_pattern)
+        if handles_as_users and _HANDLE.match(token):
+            label = "USER"
+        if not tokens:
+            first_line = number
+        tokens.append(token)
+        labels.append(label)
+    if tokens:
+        count += 1
+        yield ConllDocument(tokens, labels, first_line)
+    if count == 0:
+        raise InputError("empty file: no documents", path)
+
+
+# --- writing ----------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def atomic_output(path: str) -> Iterator[IO[str]]:
+    """A text handle on a temporary file beside ``path``, renamed onto it on success.
+
+    On any exception, KeyboardInterrupt included, the temporary file is removed and
+    ``path`` is left as it was.  Characters UTF-8 cannot encode (lone surrogates from
+    ``\\ud800`` JSON escapes) are written as backslash escapes rather than failing.
+    """
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    except OSError as error:
+        raise InputError("cannot write: %s" % (error.strerror or error), path) from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="",
+                       errors="backslashreplace") as handle:
+            yield handle
+        os.chmod(temporary, _default_file_mode(path))
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _default_file_mode(path: str) -> int:
+    """Keep an existing file's mode; otherwise the usual 0666 less the umask
+    (mkstemp creates files 0600)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+class RecordWriter:
+    """Writes records as JSON Lines or CSV to an open text handle.
+
+    JSONL keeps each record's field order and non-ASCII text as is.  CSV's header is
+    ``fieldnames`` or else the first record's fields; later records may lack a field
+    (written empty) but may not add one.  Non-string CSV values are written as JSON
+    (``spans`` lists come out as the JSON string column ``read_annotated`` expects).
+    """
+
+    def __init__(self, handle: IO[str], fmt: str, fieldnames: Optional[Sequence[str]] = None):
+        if fmt not in POST_FORMATS:
+            raise ValueError("unknown output format %r (expected jsonl or csv)" % fmt)
+        self.handle = handle
+        self.format = fmt
+        self.fieldnames = list(fieldnames) if fieldnames is not None else None
+        self._csv = csv.writer(handle, lineterminator="\r\n") if fmt == "csv" else None
+        if self._csv is not None and self.fieldnames is not None:
+            self._csv.writerow(self.fieldnames)
+
+    def write(self, record) -> None:
+        """Write a ``Record`` (or a plain field dict)."""
+        fields = record.fields if isinstance(record, Record) else record
+        if self.format == "jsonl":
+            line = json.dumps(fields, ensure_ascii=False)
+            # U+2028/9 are legal in JSON but split lines for str.splitlines-based readers.
+            line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+            self.handle.write(line + "\n")
+            return
+        if self.fieldnames is None:
+            self.fieldnames = list(fields)
+            self._csv.writerow(self.fieldnames)
+        unknown = [name for name in fields if name not in self.fieldnames]
+        if unknown:
+            raise ValueError("field %r is not in the CSV header %r" % (unknown[0], self.fieldnames))
+        self._csv.writerow([_csv_cell(fields.get(name)) for name in self.fieldnames])
+
+    def write_all(self, records) -> int:
+        count = 0
+        for record in records:
+            self.write(record)
+            count += 1
+        return count
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)

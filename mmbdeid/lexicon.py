@@ -1,0 +1,74 @@
+"""Word lists shipped as package data (``mmbdeid.lexicons``), loaded by name.
+
+Each list is a UTF-8 text file ``lexicons/<name>.txt``: ``#`` header lines, then one
+lower-cased entry per line, optionally followed by a TAB and a second column.
+Sources, licences and the rebuild command are in ``lexicons/README.md``.
+
+Installed, the files are read through ``importlib.resources`` from the package
+``mmbdeid.lexicons``. In a source checkout that package does not exist (setup.cfg maps it
+onto the top-level ``lexicons/`` directory only when installing), so we fall back to the
+``lexicons`` directory next to the ``mmbdeid`` package directory.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Union
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+# The membership lists (medical_words already includes the hand-made board slang).
+WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_words",
+             "medical_words", "drugs", "honorifics")
+
+_PACKAGE = "mmbdeid.lexicons"
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon_dir() -> Union["Traversable", Path]:
+    try:
+        return importlib.resources.files(_PACKAGE)
+    except ModuleNotFoundError:
+        # Source checkout: the data lives in <repo>/lexicons, beside <repo>/mmbdeid.
+        return Path(__file__).resolve().parent.parent / "lexicons"
+
+
+def _rows(filename: str) -> Iterator[list[str]]:
+    """TAB-separated fields of every entry line (headers and blank lines skipped)."""
+    text = _lexicon_dir().joinpath(filename).read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            yield line.split("\t")
+
+
+def _nickname_rows() -> Iterator[tuple[str, list[str]]]:
+    for fields in _rows("nicknames.txt"):
+        nicks = fields[1].split(",") if len(fields) > 1 and fields[1] else []
+        yield fields[0], nicks
+
+
+@functools.lru_cache(maxsize=None)
+def load_wordlist(name: str) -> frozenset[str]:
+    """The entries of a named membership list (see ``WORDLISTS``) as a frozenset.
+
+    ``nicknames`` gives every name of the nickname file, canonical names included.
+    """
+    if name not in WORDLISTS:
+        raise ValueError(f"unknown word list {name!r}; available: {', '.join(WORDLISTS)}")
+    if name == "nicknames":
+        return frozenset(n for canonical, nicks in _nickname_rows() for n in (canonical, *nicks))
+    return frozenset(fields[0] for fields in _rows(f"{name}.txt"))
+
+
+@functools.lru_cache(maxsize=1)
+def load_zipf() -> dict[str, float]:
+    """Word -> Zipf frequency (log10 per billion words) for the top English words."""
+    return {fields[0]: float(fields[1]) for fields in _rows("word_zipf.txt")}
+
+
+@functools.lru_cache(maxsize=1)
+def load_nickname_groups() -> dict[str, frozenset[str]]:
+    """Canonical name -> its nicknames (``robert`` -> ``bob``, ``rob``, ...)."""
+    return {canonical: frozenset(nicks) for canonical, nicks in _nickname_rows()}

@@ -1,0 +1,194 @@
+"""The name tagger: a linear-chain CRF over per-token features, with marginals per token.
+
+Follows the sklearn estimator conventions of sklearn-crfsuite: ``__init__`` stores
+parameters, ``fit`` returns self, learned state ends in ``_``. Training goes through
+``sklearn_crfsuite.CRF``; tagging opens the learned model in memory with python-crfsuite,
+so a tagger pickles (joblib too) and saves as one self-contained file.
+"""
+import dataclasses
+import io
+import json
+import random
+import os
+import tempfile
+import zipfile
+from typing import Dict, List, Optional, Sequence
+
+import pycrfsuite
+
+from .errors import InputError
+from .features import Featurizer
+
+LABELS = ("NAME", "USER", "O")
+NAME_LABELS = ("NAME", "USER")
+DEFAULT_THRESHOLD = 0.05
+MODEL_FORMAT = "mmbdeid-model/1"
+
+
+class NameTagger:
+    """CRF name tagger.
+
+    Parameters are those of ``sklearn_crfsuite.CRF`` (L-BFGS with elastic-net
+    regularisation) plus ``threshold``: a token is a name when P(NAME) + P(USER) exceeds it,
+    and ``lowercase_share``: that share of the training documents (drawn with
+    ``random_state``) is added again in lower case, so the model does not learn that only
+    capitalised words are names (board posts and comments often write ``kay``, ``kevin``).
+    """
+
+    def __init__(self, c1: float = 0.05, c2: float = 0.05, max_iterations: int = 200,
+                 all_possible_transitions: bool = True, threshold: float = DEFAULT_THRESHOLD,
+                 window: int = 2, lowercase_share: float = 0.0, random_state: int = 0):
+        self.c1 = c1
+        self.c2 = c2
+        self.max_iterations = max_iterations
+        self.all_possible_transitions = all_possible_transitions
+        self.threshold = threshold
+        self.window = window
+        self.lowercase_share = lowercase_share
+        self.random_state = random_state
+
+    def get_params(self, deep: bool = True) -> Dict[str, object]:
+        return {name: getattr(self, name) for name in
+                ("c1", "c2", "max_iterations", "all_possible_transitions", "threshold", "window",
+                 "lowercase_share", "random_state")}
+
+    def set_params(self, **params) -> "NameTagger":
+        for name, value in params.items():
+            setattr(self, name, value)
+        return self
+
+    # -- learning -------------------------------------------------------------------
+    def fit(self, documents: Sequence, labels: Sequence[Sequence[str]], stats=None,
+            metadata: Optional[dict] = None) -> "NameTagger":
+        import sklearn_crfsuite  # imported here: only training needs it
+
+        featurizer = Featurizer(stats, window=self.window)
+        documents, labels = _with_lowercase_copies(documents, labels, self.lowercase_share,
+                                                   self.random_state)
+        X = [featurizer.document_features(d) for d in documents]
+        y = [list(seq) for seq in labels]
+        for document, seq in zip(documents, y):
+            if len(seq) != len(document):
+                raise ValueError("labels and tokens differ in length")
+            unknown = set(seq) - set(LABELS)
+            if unknown:
+                raise ValueError("unknown labels %s; expected %s" % (sorted(unknown), LABELS))
+        crf = sklearn_crfsuite.CRF(algorithm="lbfgs", c1=self.c1, c2=self.c2,
+                                   max_iterations=self.max_iterations,
+                                   all_possible_transitions=self.all_possible_transitions)
+        crf.fit(X, y)
+        with open(crf.modelfile.name, "rb") as handle:
+            self.model_bytes_ = handle.read()
+        self.classes_ = list(crf.classes_)
+        self.metadata_ = dict(metadata or {})
+        self.metadata_["hyperparameters"] = self.get_params()
+        self.metadata_["training_tokens"] = sum(len(seq) for seq in y)
+        self.metadata_["training_documents"] = len(y)
+        self._tagger = None
+        return self
+
+    # -- tagging --------------------------------------------------------------------
+    def _crf_tagger(self) -> pycrfsuite.Tagger:
+        if getattr(self, "_tagger", None) is None:
+            if not hasattr(self, "model_bytes_"):
+                raise RuntimeError("NameTagger is not fitted")
+            tagger = pycrfsuite.Tagger()
+            tagger.open_inmemory(self.model_bytes_)
+            self._tagger = tagger
+        return self._tagger
+
+    def marginals_from_features(self, features: List[dict]) -> List[Dict[str, float]]:
+        """P(label) per token for one document's feature dicts."""
+        if not features:
+            return []
+        tagger = self._crf_tagger()
+        tagger.set(pycrfsuite.ItemSequence(features))
+        labels = [label for label in tagger.labels()]
+        return [{label: tagger.marginal(label, i) for label in labels}
+                for i in range(len(features))]
+
+    def predict_marginals(self, documents: Sequence, stats=None) -> List[List[Dict[str, float]]]:
+        featurizer = Featurizer(stats, window=self.window)
+        return [self.marginals_from_features(featurizer.document_features(d)) for d in documents]
+
+    def predict_name_proba(self, documents: Sequence, stats=None) -> List[List[float]]:
+        """P(NAME) + P(USER) per token."""
+        return [[name_probability(m) for m in doc]
+                for doc in self.predict_marginals(documents, stats)]
+
+    def predict(self, documents: Sequence, stats=None, threshold: Optional[float] = None):
+        """NAME / USER / O per token: a name when P(NAME)+P(USER) exceeds the threshold."""
+        threshold = self.threshold if threshold is None else threshold
+        return [[name_label(m, threshold) for m in doc]
+                for doc in self.predict_marginals(documents, stats)]
+
+    # -- persistence ----------------------------------------------------------------
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_tagger", None)
+        return state
+
+    def save(self, path: str) -> None:
+        """One zip file: the crfsuite model and a JSON file of parameters and metadata."""
+        meta = {"format": MODEL_FORMAT, "params": self.get_params(),
+                "classes": self.classes_, "metadata": self.metadata_}
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("model.crfsuite", self.model_bytes_)
+            archive.writestr("meta.json", json.dumps(meta, indent=2, sort_keys=True))
+        directory = os.path.dirname(os.path.abspath(path))
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-model-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(buffer.getvalue())
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+    @classmethod
+    def load(cls, path: str) -> "NameTagger":
+        try:
+            with zipfile.ZipFile(path) as archive:
+                meta = json.loads(archive.read("meta.json"))
+                model_bytes = archive.read("model.crfsuite")
+        except FileNotFoundError:
+            raise InputError("model file not found", path)
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
+            raise InputError("not an mmbdeid model file (%s)" % error, path)
+        if meta.get("format") != MODEL_FORMAT:
+            raise InputError("unknown model format %r" % meta.get("format"), path)
+        tagger = cls(**meta["params"])
+        tagger.model_bytes_ = model_bytes
+        tagger.classes_ = meta["classes"]
+        tagger.metadata_ = meta["metadata"]
+        try:
+            tagger._crf_tagger()
+        except Exception as error:  # crfsuite refuses a corrupt model with a bare error
+            raise InputError("corrupt crfsuite model (%s)" % error, path)
+        return tagger
+
+
+def _with_lowercase_copies(documents, labels, share: float, seed: int):
+    if share <= 0:
+        return list(documents), list(labels)
+    rng = random.Random(seed)
+    chosen = [i for i in range(len(documents)) if rng.random() < share]
+    copies = [dataclasses.replace(documents[i], tokens=[t.lower() for t in documents[i].tokens])
+              for i in chosen]
+    return list(documents) + copies, list(labels) + [labels[i] for i in chosen]
+
+
+def name_probability(marginals: Dict[str, float]) -> float:
+    return marginals.get("NAME", 0.0) + marginals.get("USER", 0.0)
+
+
+def name_label(marginals: Dict[str, float], threshold: float) -> str:
+    if name_probability(marginals) > threshold:
+        return "USER" if marginals.get("USER", 0.0) > marginals.get("NAME", 0.0) else "NAME"
+    return "O"
+
+
+def default_model_path() -> str:
+    from importlib import resources
+    return str(resources.files("mmbdeid.models").joinpath("default.mmbdeid"))

@@ -1,0 +1,144 @@
+"""Pattern identifiers: e-mail addresses, URLs, phone numbers and @handle mentions.
+
+These are found by regular expression before tokenising (pipeline stage 1), so that the
+tokeniser keeps each one whole and the CRF never has to learn them.  The expressions lean
+towards recall, as the whole project does, but they must leave ordinary medical text alone:
+doses (``500mg``, ``10/325``), readings (``120/80``, ``A1C 6.5``), dates, times, years,
+counts and abbreviations such as ``e.g.`` are not identifiers.
+"""
+import re
+from typing import Iterator, List
+
+from .spans import Span, resolve_overlaps
+
+# --- e-mail -----------------------------------------------------------------------------
+
+_EMAIL = re.compile(
+    r"(?<![\w.%+-])"                                   # not the tail of a longer local part
+    r"[A-Za-z0-9][A-Za-z0-9._%+-]*"
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
+    r"(?![\w-])"
+)
+
+# --- URL --------------------------------------------------------------------------------
+
+# Bare domains (no scheme, no www.) need a known top-level domain; otherwise ``e.g.``,
+# ``a.m.`` or ``Dr.Smith`` would look like hosts.  Two-letter country codes that are also
+# common English words or medical abbreviations (in, is, it, me, no, to, be, am, ie, pt, cc,
+# ng, mx, ph, …) are left out on purpose, and so are word-like generic TLDs (life, care,
+# news, …): ``home.Today`` typed without a space is far likelier than a web site.
+_TLDS = sorted(
+    """
+    com org net edu gov mil info biz mobi asia xyz io ly gl tv fm ws
+    us uk ca au nz za eu de fr nl es se dk fi ch ru jp cn kr hk sg tw br ar
+    cz hu ro ua il vn pk ke
+    co ac
+    """.split(),
+    key=len, reverse=True,   # longest first, so ``.com`` is not cut to ``.co``
+)
+# URL shorteners whose TLD is an English word we refuse in general.
+_SHORTENER_HOSTS = ["youtu.be", "fb.me", "wp.me", "amzn.to", "redd.it", "t.me", "ow.ly"]
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PATH_TAIL = r"(?::\d{1,5})?(?:[/?#][^\s<>\"]*)?"      # port, then path/query/fragment
+
+_URL = re.compile(
+    r"(?<![\w@.-])(?:"
+    r"(?:https?|ftps?)://[^\s<>\"]+"                   # any scheme'd URL
+    r"|www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _PATH_TAIL +
+    r"|(?:" + "|".join(re.escape(h) for h in _SHORTENER_HOSTS) + r")(?![\w-])" + _PATH_TAIL +
+    r"|(?:" + _LABEL + r"\.)+(?:" + "|".join(_TLDS) + r")(?![\w-])" + _PATH_TAIL +
+    r")",
+    re.IGNORECASE,
+)
+
+_TRAILING_PUNCTUATION = ".,;:!?'\"*“”‘’…"
+_BRACKETS = {")": "(", "]": "[", "}": "{"}
+
+
+def _trim_url(url: str) -> str:
+    """Drop sentence punctuation and unbalanced closing brackets from the end of a URL.
+
+    ``(see www.x.com/a)`` must not swallow the ``)``, while wikipedia's ``/Foo_(bar)``
+    keeps its balanced pair.
+    """
+    opened = {close: url.count(open_) for close, open_ in _BRACKETS.items()}
+    closed = {close: url.count(close) for close in _BRACKETS}
+    end = len(url)
+    while end:
+        last = url[end - 1]
+        if last in _TRAILING_PUNCTUATION:
+            end -= 1
+        elif last in _BRACKETS and closed[last] > opened[last]:
+            closed[last] -= 1
+            end -= 1
+        else:
+            break
+    return url[:end]
+
+
+# --- phone numbers ----------------------------------------------------------------------
+
+_EXTENSION = r"(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,5}(?!\d))?"
+# A phone number never continues a number: ``2010-555…``, ``3.555…`` or ``1,555…``.
+_NOT_AFTER_NUMBER = r"(?<!\d)(?<!\d[.,/:-])"
+_NOT_BEFORE_NUMBER = r"(?!\d)(?![.,/:-]\d)"
+
+_PHONE = re.compile(
+    r"(?:"
+    # North American: optional +1 / 1-, area code (bracketed or not), 3 + 4 digits.
+    # Separators are optional so ``5551234567`` and ``num(123)4567890`` are found too.
+    + _NOT_AFTER_NUMBER +
+    r"(?:\+?1[\s.-]?)?"
+    r"(?:\(\d{3}\)[\s.-]?|\d{3}[\s.-]?)"
+    r"\d{3}[\s.-]?\d{4}"
+    + _EXTENSION + _NOT_BEFORE_NUMBER +
+    # International, always with a leading +: ``+44 20 7946 0958``, ``+44 (0)20 7946 0958``.
+    r"|(?<![\w+])\+\d{1,3}(?:[\s.-]?(?:\(\d{1,4}\)|\d{1,5})){2,6}"
+    + _EXTENSION + _NOT_BEFORE_NUMBER +
+    # National trunk-prefixed numbers as written in the UK, Australia, …: ``020 7946 0958``.
+    r"|" + _NOT_AFTER_NUMBER +
+    r"(?:\(0\d{1,4}\)|0\d{1,4})[\s-]?\d{3,4}[\s-]?\d{3,4}"
+    + _EXTENSION + _NOT_BEFORE_NUMBER +
+    r")",
+    re.IGNORECASE,
+)
+
+
+def _phone_digit_count_ok(match_text: str) -> bool:
+    digits = sum(ch.isdigit() for ch in re.split(r"(?i)x|ext", match_text)[0])
+    return 10 <= digits <= 15
+
+
+# --- handles ----------------------------------------------------------------------------
+
+# ``@name`` not inside an e-mail address; ``@5pm`` / ``@10:30`` mean "at", not a user.
+_AT_HANDLE = re.compile(r"(?<![\w@.+-])@(?!\d{1,2}(?::\d\d)?\s?(?:[ap]\.?m\b|\b))\w{1,30}\b")
+# Reddit style ``u/name`` and ``/u/name`` (names are 3-20 letters, digits, - and _).
+_REDDIT_USER = re.compile(r"(?<![\w/])/?[uU]/[A-Za-z0-9_-]{3,20}(?![\w-])")
+
+
+# --- public -----------------------------------------------------------------------------
+
+def _candidates(text: str) -> Iterator[Span]:
+    for match in _EMAIL.finditer(text):
+        yield Span("EMAIL", match.start(), match.end(), 1.0)
+    for match in _URL.finditer(text):
+        url = _trim_url(match.group())
+        if url:
+            yield Span("URL", match.start(), match.start() + len(url), 1.0)
+    for match in _PHONE.finditer(text):
+        if _phone_digit_count_ok(match.group()):
+            yield Span("PHONE", match.start(), match.end(), 1.0)
+    for pattern in (_AT_HANDLE, _REDDIT_USER):
+        for match in pattern.finditer(text):
+            yield Span("USER", match.start(), match.end(), 1.0)
+
+
+def find_identifiers(text: str) -> List[Span]:
+    """E-mail, URL, phone and handle spans in ``text``: sorted, non-overlapping, score 1.0.
+
+    Where two candidates overlap the earlier, then the longer, wins, so an e-mail address
+    beats the domain inside it and a URL beats a handle or number in its path.
+    """
+    return resolve_overlaps(_candidates(text))

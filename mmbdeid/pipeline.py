@@ -1,0 +1,112 @@
+"""From a post to identifier spans and scrubbed text, as small separate steps.
+
+pattern spans + CRF name spans (every token, with its probability) -> threshold step ->
+drug filter step -> text stitched back from the spans (``spans.replace_spans``).
+"""
+from typing import Iterable, List, Optional
+
+from .document import Document
+from .features import Featurizer
+from .lexicon import load_wordlist
+from .model import name_probability
+from .spans import Span, replace_spans
+
+PATTERN_SCORE = 1.0
+NON_NAME_PATTERNS = ("EMAIL", "URL", "PHONE")
+
+
+def pattern_spans(document: Document) -> List[Span]:
+    """Pattern identifiers (e-mail, URL, phone, @handle) as spans with score 1.0."""
+    return [Span(label, start, end, PATTERN_SCORE)
+            for label, (start, end) in zip(document.pattern_labels, document.offsets) if label]
+
+
+def crf_name_spans(document: Document, marginals) -> List[Span]:
+    """One span per non-pattern token: the likelier of NAME/USER, scored P(NAME)+P(USER)."""
+    spans = []
+    for (start, end), pattern, marginal in zip(document.offsets, document.pattern_labels,
+                                                marginals):
+        if pattern:
+            continue
+        label = "USER" if marginal.get("USER", 0.0) > marginal.get("NAME", 0.0) else "NAME"
+        spans.append(Span(label, start, end, name_probability(marginal)))
+    return spans
+
+
+def threshold_step(spans: Iterable[Span], threshold: float) -> List[Span]:
+    """Keep spans whose score exceeds the threshold (pattern identifiers always do)."""
+    return [s for s in spans if s.score > threshold or s.score >= PATTERN_SCORE]
+
+
+def drug_filter_step(spans: Iterable[Span], text: str, drugs=None) -> List[Span]:
+    """Untag names that are drug names (``Arimidex``, ``doxy``)."""
+    drugs = load_wordlist("drugs") if drugs is None else drugs
+    return [s for s in spans
+            if s.label not in ("NAME", "USER") or s.score >= PATTERN_SCORE
+            or text[s.start:s.end].lower() not in drugs]
+
+
+class Scrubber:
+    """Applies a fitted :class:`~mmbdeid.model.NameTagger` to posts.
+
+    ``stats`` are the corpus statistics of the dump being scrubbed; ``threshold`` defaults to
+    the model's tuned threshold.
+    """
+
+    def __init__(self, tagger, stats=None, threshold: Optional[float] = None,
+                 drug_filter: bool = True):
+        self.tagger = tagger
+        self.stats = stats
+        self.threshold = tagger.threshold if threshold is None else threshold
+        self.drug_filter = drug_filter
+        self.featurizer = Featurizer(stats, window=tagger.window)
+
+    def document(self, fields: dict) -> Document:
+        return Document.from_text(fields["text"], board=_field(fields, "board"),
+                                  thread=_field(fields, "thread"),
+                                  author=_field(fields, "author"))
+
+    def candidate_spans(self, document: Document) -> List[Span]:
+        """Pattern spans and a scored span for every other token, before any threshold."""
+        marginals = self.tagger.marginals_from_features(
+            self.featurizer.document_features(document))
+        spans = pattern_spans(document) + crf_name_spans(document, marginals)
+        return sorted(spans, key=lambda s: s.start)
+
+    def analyze(self, document: Document, threshold: Optional[float] = None) -> List[Span]:
+        """The identifiers to remove, each with its label and probability."""
+        threshold = self.threshold if threshold is None else threshold
+        spans = threshold_step(self.candidate_spans(document), threshold)
+        if self.drug_filter:
+            spans = drug_filter_step(spans, document.text)
+        return spans
+
+    def scrub_text(self, text: str, board: str = "", thread: str = "", author: str = ""):
+        """(scrubbed text, spans) for one post."""
+        document = Document.from_text(text, board=board, thread=thread, author=author)
+        spans = self.analyze(document)
+        return replace_spans(text, spans), spans
+
+    def token_name_scores(self, document: Document) -> List[Optional[float]]:
+        """Final name probability per token, for evaluation: pattern handles 1.0, drug names
+        0.0 (the filter never lets them through), e-mail/URL/phone tokens None (removed by
+        pattern, neither a found name nor a kept word)."""
+        spans = {(s.start, s.end): s for s in self.candidate_spans(document)}
+        drugs = load_wordlist("drugs") if self.drug_filter else frozenset()
+        scores: List[Optional[float]] = []
+        for token, offset, pattern in zip(document.tokens, document.offsets,
+                                          document.pattern_labels):
+            if pattern in NON_NAME_PATTERNS:
+                scores.append(None)
+            elif pattern:
+                scores.append(PATTERN_SCORE)
+            elif token.lower() in drugs:
+                scores.append(0.0)
+            else:
+                scores.append(spans[offset].score)
+        return scores
+
+
+def _field(fields: dict, name: str) -> str:
+    value = fields.get(name)
+    return "" if value is None else str(value)

@@ -1,0 +1,52 @@
+"""FuzzyIndex: Damerau-Levenshtein distance 0-2 through a deletion index."""
+import pytest
+
+from mmbdeid.fuzzy import FuzzyIndex, fuzzy_index
+
+WORDS = ["mary", "grace", "katherine", "jo", "tamoxifen"]
+
+
+@pytest.fixture(scope="module")
+def index():
+    return FuzzyIndex(WORDS)
+
+
+@pytest.mark.parametrize("token, expected", [
+    ("mary", 0),            # exact
+    ("marry", 1),           # insertion
+    ("mar", 1),             # deletion
+    ("gracy", 1),           # substitution
+    ("mray", 1),            # transposition
+    ("katharin", 2),        # substitution + deletion
+    ("tamoxifne", 1),       # transposition past the indexed prefix
+    ("tamoxxifenn", 2),     # two insertions
+    ("mxrq", 2),            # two substitutions
+    ("joe", 1),
+    ("xo", 1),              # short token: distance 1 still checked
+    ("ja", 1),
+    ("ab", None),           # short token: distance 2 not checked
+    ("john", 2),            # jo + two insertions
+    ("peter", None),        # farther than 2
+    ("elizabeth", None),
+    ("", None),
+])
+def test_distance(index, token, expected):
+    assert index.distance(token) == expected
+
+
+def test_max_distance_one_stops_at_one():
+    index = FuzzyIndex(WORDS, max_distance=1)
+    assert index.distance("mray") == 1
+    assert index.distance("katharin") is None
+
+
+def test_candidates_are_found_by_index_not_scan(index):
+    assert "mary" in index.candidates("marry")
+    assert "tamoxifen" not in index.candidates("marry")
+
+
+def test_shipped_list_loads():
+    first = fuzzy_index("first_names")
+    assert first is fuzzy_index("first_names")   # cached
+    assert first.distance("mary") == 0
+    assert first.distance("maryy") == 1

@@ -1,0 +1,69 @@
+import math
+import sqlite3
+
+import pytest
+
+from mmbdeid.document import Document
+from mmbdeid.errors import InputError
+from mmbdeid.stats import CorpusStats
+
+POSTS = [  # (board, thread, author, text)
+    ("bc", "t1", "kaygirl", "Hi all\nwent to the chemo ward on a sunny day\nKay"),
+    ("bc", "t1", "boo", "Hi Kay\nchemo too\nBarb"),
+    ("ra", "t2", "tiger", "Hi all\nmtx today\nSue"),
+    ("dm", "t3", "tiger", "Hi all\nmetformin today\nSue"),
+]
+
+
+@pytest.fixture()
+def stats():
+    return CorpusStats.build(Document.from_text(text, board=b, thread=t, author=a)
+                             for b, t, a, text in POSTS)
+
+
+def test_board_tfidf_ranks_terms_unique_to_a_board_first(stats):
+    # `kay` and `chemo` occur only on bc; `hi` occurs on every board, so its weight is 0.
+    rank_kay, size = stats.rank("board", "bc", "kay")
+    assert rank_kay is not None and rank_kay < 3 and size == 14
+    assert stats.rank("board", "bc", "hi")[0] is None
+
+
+def test_tfidf_uses_the_product_with_log_idf(stats):
+    # on board ra, `mtx` (1 of 3 boards) outranks `sue` (2 of 3 boards): tf * log(N/n)
+    assert math.log(3 / 1) > math.log(3 / 2)
+    assert stats.rank("board", "ra", "mtx")[0] < stats.rank("board", "ra", "sue")[0]
+
+
+def test_user_ranks_and_usernames(stats):
+    assert stats.rank("user", "tiger", "sue")[0] is not None
+    assert stats.board_users("bc") == {"kaygirl", "boo"}
+    assert stats.thread_users("ra", "t2") == {"tiger"}
+
+
+def test_paragraph_border_likelihood_ranks_sign_offs_above_mid_line_words(stats):
+    # `sue` always signs off a post (2 of 2 at a border, count 2);
+    # `chemo` sits at a border once in 2 occurrences, `ward` never does.
+    rank_sue, _ = stats.border_rank("sue")
+    rank_chemo, _ = stats.border_rank("chemo")
+    assert rank_sue is not None and rank_chemo is not None and rank_sue < rank_chemo
+    assert stats.border_rank("ward")[0] is None
+
+
+def test_save_and_load_round_trip(stats, tmp_path):
+    path = str(tmp_path / "stats.sqlite")
+    stats.save(path)
+    loaded = CorpusStats.load(path)
+    assert loaded.ranks_ == stats.ranks_ and loaded.border_ranks_ == stats.border_ranks_
+    assert loaded.thread_users("bc", "t1") == {"kaygirl", "boo"}
+    assert not list(tmp_path.glob(".tmp-*"))
+
+
+def test_load_rejects_a_file_that_is_not_statistics(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_text("not a database")
+    with pytest.raises(InputError):
+        CorpusStats.load(str(path))
+    empty = tmp_path / "empty.sqlite"
+    sqlite3.connect(str(empty)).close()
+    with pytest.raises(InputError):
+        CorpusStats.load(str(empty))

@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+"""Compile the fictional, hand-tagged sample corpus in ``corpora_samples/``.
+
+Every post in ``corpora_samples/source/`` was written for this project; none is
+taken from or based on a real message board.  The sources use a small inline
+markup (see ``corpora_samples/README.md``)::
+
+    === <board> <YYYY-MM-DD> <thread title>     starts a thread
+    ### <author>                                 starts a post (reply to the first post)
+    ### <author> > <n>                           starts a post replying to post <n> of the thread
+    {N:Kay}                                      a person's name  -> span label NAME
+    {U:kaygirl}                                  a board username -> span label USER
+
+Outputs (all rebuilt by ``python tools/build_sample.py``):
+
+* ``corpora_samples/health_boards.annotated.jsonl`` from ``source/annotated/*.txt``
+* ``corpora_samples/demo_dump.jsonl`` and ``demo_dump.csv`` from ``source/demo/*.txt``
+  (markup stripped: the dump is raw, untagged text)
+* ``corpora_samples/README.md`` (counts filled in from the built data)
+
+``--lint`` additionally prints likely tagging inconsistencies (a string tagged
+somewhere but left untagged elsewhere, an author's username appearing untagged).
+``--check`` rebuilds in memory and exits 1 if the shipped files differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as _dt
+import io
+import json
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "corpora_samples"
+SOURCE = SAMPLES / "source"
+ANNOTATED_OUT = SAMPLES / "health_boards.annotated.jsonl"
+DEMO_JSONL = SAMPLES / "demo_dump.jsonl"
+DEMO_CSV = SAMPLES / "demo_dump.csv"
+README = SAMPLES / "README.md"
+
+BOARD_PREFIX = {"breastcancer": "bc", "arthritis": "ar", "diabetes": "db", "thyroid": "th"}
+LABELS = {"N": "NAME", "U": "USER"}
+FIELDS = ["id", "board", "thread", "author", "parent", "time", "text"]
+
+MARK_RE = re.compile(r"\{([A-Z]):([^{}\n]+)\}")
+THREAD_RE = re.compile(r"^=== (\w+) (\d{4}-\d{2}-\d{2}) (.+)$")
+POST_RE = re.compile(r"^### (\S+)(?: > (\d+))?\s*$")
+TOKEN_RE = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
+
+# Tagged strings that are also ordinary words or otherwise legitimately appear
+# untagged; the lint does not complain about their untagged occurrences.
+LINT_AMBIGUOUS = {
+    "hope", "Hope", "grace", "Grace", "faith", "Faith", "will", "Will", "rose", "Rose",
+    "bill", "Bill", "june", "June", "joy", "Joy", "mark", "Mark", "sue", "Sue", "pat", "Pat",
+    "boo", "Boo", "tiger", "Tiger", "breezy", "Breezy", "sunshine", "Sunshine", "dawn", "Dawn",
+    "penny", "Penny", "sandy", "Sandy", "frank", "Frank", "art", "Art", "summer", "Summer",
+    "rich", "Rich", "kay", "Kay", "MJ", "Jolie", "Angelina", "Crow", "Sheryl",
+    "may", "May", "Hazel", "hazel", "Ginger", "ginger", "Amber", "amber", "Holly", "holly",
+    "Lou", "Ray", "ray", "Dee", "Jack", "jack", "Brook", "Chase", "chase", "Grant", "grant",
+    "Lily", "Iris", "Robin", "robin", "Melody", "Honey", "Gene", "Sky",
+    "Graves", "foggy", "Foggy",
+}
+# chunks that are e-mails or URLs: names inside them are left to the pattern stage
+PATTERN_CHUNK_RE = re.compile(r"\S*(?:@\S+\.\w|://|www\.|\.(?:com|org|net)\b)\S*")
+
+
+class MarkupError(ValueError):
+    pass
+
+
+def _strip_blank(lines):
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def compile_text(raw: str, where: str):
+    """Turn marked-up text into (plain text, spans, markup strings)."""
+    out = []
+    spans = []
+    pos = 0
+    length = 0
+    for m in MARK_RE.finditer(raw):
+        before = raw[pos:m.start()]
+        out.append(before)
+        length += len(before)
+        code, content = m.group(1), m.group(2)
+        if code not in LABELS:
+            raise MarkupError(f"{where}: unknown label {code!r} in {m.group(0)!r}")
+        if content != content.strip():
+            raise MarkupError(f"{where}: span with outer whitespace {m.group(0)!r}")
+        start = length
+        out.append(content)
+        length += len(content)
+        spans.append({"start": start, "end": length, "label": LABELS[code], "_markup": content})
+        pos = m.end()
+    out.append(raw[pos:])
+    text = "".join(out)
+    if "{" in text or "}" in text:
+        raise MarkupError(f"{where}: stray brace in text: {text[max(0, text.find('{') - 30):][:80]!r}")
+    # verification: span text equals markup, inside text, on word boundaries, no overlap
+    prev_end = -1
+    for sp in spans:
+        s, e = sp["start"], sp["end"]
+        if not (0 <= s < e <= len(text)):
+            raise MarkupError(f"{where}: span {sp} outside text")
+        if text[s:e] != sp["_markup"]:
+            raise MarkupError(f"{where}: span text {text[s:e]!r} != markup {sp['_markup']!r}")
+        if s < prev_end:
+            raise MarkupError(f"{where}: overlapping spans at {s}")
+        if s > 0 and text[s - 1].isalnum():
+            raise MarkupError(f"{where}: span {sp['_markup']!r} starts inside a word")
+        if e < len(text) and text[e].isalnum():
+            raise MarkupError(f"{where}: span {sp['_markup']!r} ends inside a word")
+        prev_end = e
+    return text, spans
+
+
+def parse_file(path: Path):
+    """Yield threads: dict(board, date, title, posts=[dict(author, reply_to, raw, line)])."""
+    threads = []
+    cur_thread = None
+    cur_post = None
+    lines = path.read_text(encoding="utf-8").splitlines()
+
+    def close_post():
+        nonlocal cur_post
+        if cur_post is not None:
+            body = _strip_blank(cur_post.pop("lines"))
+            if not body:
+                raise MarkupError(f"{path.name}:{cur_post['line']}: empty post")
+            cur_post["raw"] = "\n".join(l.rstrip() for l in body)
+            cur_thread["posts"].append(cur_post)
+            cur_post = None
+
+    for no, line in enumerate(lines, 1):
+        tm = THREAD_RE.match(line)
+        pm = POST_RE.match(line)
+        if line.startswith("=== "):
+            if not tm:
+                raise MarkupError(f"{path.name}:{no}: bad thread header {line!r}")
+            close_post()
+            cur_thread = {"board": tm.group(1), "date": tm.group(2), "title": tm.group(3),
+                          "posts": [], "line": no, "file": path.name}
+            if cur_thread["board"] not in BOARD_PREFIX:
+                raise MarkupError(f"{path.name}:{no}: unknown board {tm.group(1)!r}")
+            threads.append(cur_thread)
+        elif line.startswith("### "):
+            if not pm:
+                raise MarkupError(f"{path.name}:{no}: bad post header {line!r}")
+            if cur_thread is None:
+                raise MarkupError(f"{path.name}:{no}: post before any thread")
+            close_post()
+            cur_post = {"author": pm.group(1), "reply_to": int(pm.group(2)) if pm.group(2) else None,
+                        "line": no, "lines": []}
+        else:
+            if cur_post is None:
+                if line.strip():
+                    raise MarkupError(f"{path.name}:{no}: text outside a post")
+                continue
+            cur_post["lines"].append(line)
+    close_post()
+    return threads
+
+
+def build_records(subdir: str, id_prefix: str = ""):
+    files = sorted((SOURCE / subdir).glob("*.txt"))
+    if not files:
+        raise MarkupError(f"no source files in {SOURCE / subdir}")
+    counters = Counter()
+    records = []
+    for path in files:
+        for th in parse_file(path):
+            board = th["board"]
+            counters[board] += 1
+            tid = f"{id_prefix}{BOARD_PREFIX[board]}{counters[board]:03d}"
+            n = len(th["posts"])
+            if not 3 <= n <= 10:
+                raise MarkupError(f"{path.name}:{th['line']}: thread {tid} has {n} posts (want 3-10)")
+            rng = random.Random(tid)
+            t = _dt.datetime.fromisoformat(th["date"]) + _dt.timedelta(
+                hours=rng.randint(6, 22), minutes=rng.randint(0, 59), seconds=rng.randint(0, 59))
+            for i, post in enumerate(th["posts"], 1):
+                where = f"{path.name}:{post['line']}"
+                if i > 1:
+                    t += _dt.timedelta(minutes=rng.choice([rng.randint(3, 90), rng.randint(60, 1800)]))
+                pid = f"{tid}-{i:02d}"
+                if i == 1:
+                    if post["reply_to"] is not None:
+                        raise MarkupError(f"{where}: first post cannot reply")
+                    parent = None
+                else:
+                    r = post["reply_to"] or 1
+                    if not 1 <= r < i:
+                        raise MarkupError(f"{where}: reply to post {r} not before post {i}")
+                    parent = f"{tid}-{r:02d}"
+                text, spans = compile_text(post["raw"], where)
+                records.append({
+                    "id": pid, "board": board, "thread": tid, "author": post["author"],
+                    "parent": parent, "time": t.strftime("%Y-%m-%dT%H:%M:%S"),
+                    "text": text, "spans": spans, "_where": where, "_title": th["title"],
+                })
+    ids = [r["id"] for r in records]
+    if len(ids) != len(set(ids)):
+        raise MarkupError("duplicate post ids")
+    return records
+
+
+def annotated_json(rec):
+    out = {k: rec[k] for k in FIELDS}
+    out["spans"] = [{"start": s["start"], "end": s["end"], "label": s["label"]} for s in rec["spans"]]
+    return out
+
+
+def demo_json(rec):
+    return {k: rec[k] for k in FIELDS}
+
+
+def jsonl(objs):
+    return "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objs)
+
+
+def csv_text(objs):
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator="\n")
+    w.writeheader()
+    for o in objs:
+        row = dict(o)
+        row["parent"] = row["parent"] or ""
+        w.writerow(row)
+    return buf.getvalue()
+
+
+def stats(records):
+    span_counts = Counter()
+    token_counts = Counter()
+    n_tokens = 0
+    strings = {"NAME": set(), "USER": set()}
+    for r in records:
+        n_tokens += len(TOKEN_RE.findall(r["text"]))
+        for s in r["spans"]:
+            span_counts[s["label"]] += 1
+            token_counts[s["label"]] += len(TOKEN_RE.findall(r["text"][s["start"]:s["end"]]))
+            strings[s["label"]].add(r["text"][s["start"]:s["end"]])
+    boards = Counter(r["board"] for r in records)
+    threads = {r["thread"] for r in records}
+    authors = {r["author"] for r in records}
+    author_boards = {}
+    for r in records:
+        author_boards.setdefault(r["author"], set()).add(r["board"])
+    multi = sorted(a for a, b in author_boards.items() if len(b) > 1)
+    words = [len(r["text"].split()) for r in records]
+    return {
+        "posts": len(records),
+        "boards": dict(sorted(boards.items())),
+        "threads": len(threads),
+        "threads_per_board": dict(sorted(Counter(t[:2] if not t.startswith("demo-") else t[5:7]
+                                                 for t in threads).items())),
+        "authors": len(authors),
+        "multi_board_authors": multi,
+        "tokens": n_tokens,
+        "name_spans": span_counts["NAME"], "user_spans": span_counts["USER"],
+        "name_tokens": token_counts["NAME"], "user_tokens": token_counts["USER"],
+        "distinct_name_strings": len(strings["NAME"]), "distinct_user_strings": len(strings["USER"]),
+        "words_min": min(words), "words_median": sorted(words)[len(words) // 2], "words_max": max(words),
+    }
+
+
+README_TEMPLATE = """# Sample corpora (fictional)
+
+**Every post in this directory is fictional.** All threads, usernames, names, and
+stories were written by hand for the mmbdeid project. None of it is copied from,
+paraphrased from, or derived from any real message board or any real person's posts.
+Usernames and personal names are invented; any resemblance to real board members is
+accidental. The only real people mentioned are a few public figures (for example
+Angelina Jolie, Dr. Oz, Tom Hanks), who come up the way celebrities come up on
+health boards. They are tagged `NAME` like every other person's name. Phone numbers use
+the fictional 555 exchange. E-mail addresses and URLs use `example.com`/`.org`/`.net`
+or obviously made-up domains.
+
+This is test and demonstration data: it shows that the code works and exercises the hard
+cases (usernames that are ordinary words, names that are ordinary words, drug names that look
+like names, lower-case and misspelled names, handles). **Scores measured on it are not
+evidence of real-world accuracy.**
+
+## Files
+
+| file | what |
+|---|---|
+| `health_boards.annotated.jsonl` | hand-tagged sample: {a[posts]} posts, one JSON object per line, with `spans` |
+| `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
+| `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
+| `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
+| `source/demo/*.txt` | the hand-written source of the demo dump (markup there is stripped on output) |
+
+Rebuild everything (including this README's counts) with
+
+    python tools/build_sample.py           # add --lint to list possible tagging slips
+
+`tests/test_sample_corpus.py` rebuilds the files in memory and checks that they match the shipped files.
+
+## Fields
+
+`id`, `board`, `thread`, `author`, `parent`, `time`, `text`, plus `spans` in the annotated file.
+
+* `id`: `<board prefix><thread no>-<post no>`, e.g. `bc007-03` (demo ids start with `demo-`).
+  Board prefixes: `bc` breastcancer, `ar` arthritis, `db` diabetes, `th` thyroid.
+* `thread`: the thread id, e.g. `bc007`. `author`: the poster's username.
+* `parent`: the id of the post this one replies to; `null` (JSON) or empty (CSV) for a thread's
+  first post.
+* `time`: ISO 8601 local time `YYYY-MM-DDTHH:MM:SS`. The build script generates times from each
+  thread's date (deterministic pseudo-random gaps).
+* `text`: the post. Paragraphs are separated by a blank line (`\\n\\n`), and a sign-off is often on its own line.
+* `spans`: `[{{"start": s, "end": e, "label": "NAME"|"USER"}}, ...]`. Offsets are Python
+  string (code point) offsets into `text`, end exclusive, sorted and non-overlapping.
+
+## Tagging guidelines
+
+* `NAME`: any person's name. That covers first names, surnames, full names, nicknames
+  (`Robbie`, `Liz`), misspelled names (`Jenifer`, `Micheal`), names written in lower case
+  (`jenny`), names of family members, doctors and nurses (`Dr. {{N:Patel}}`: the title is not
+  part of the span), and public figures (`Angelina Jolie`, `Dr. Oz`). A full name written with a
+  space (`Mary Jane`, `Angelina Jolie`) is one span. Possessive `'s` is outside the span.
+* `USER`: a board username mentioned in the text, spanning the handle without any `@`. This includes
+  shortened, re-cased and misspelled forms used to refer to the member (`kay` or `kaygril`
+  for `kaygirl`, `hippie` for `hippie96321`, `pinkwarrior` for `pinkwarrior72`, `Tiger` for `tiger`).
+  Usernames mentioned by people who never post in the sample (`metsmama`) are USER too.
+  A member's real first name, as they sign it (kaygirl signs "Kay"), is tagged `NAME`. So "Hi
+  Kay" is NAME and "hey kaygirl" is USER. A lower-case short form of the handle (`kay`) is tagged
+  USER. The evaluation counts either label as a name, so this NAME/USER choice does not change
+  name precision or recall.
+* Not tagged: ordinary-word uses of words that are also usernames or names (`I hope`, `Boo hoo`,
+  `Breezy little recovery`, `Grace under pressure`, `Have faith`, `June 3rd`, `the next bill`,
+  sentence-initial `Will ...`, `Here comes the sunshine`, `Eye of the tiger`). Also not tagged: drug names, even when
+  capitalised (`Arimidex`, `Humira`, `Lantus`), eponymous diseases (`Hashimoto's`,
+  `Graves`, `Crohn's`), product and company names, and pets' names (none occur in this
+  sample). E-mail addresses, URLs and phone numbers are never tagged, even when they contain a
+  name. The tool removes them by pattern.
+
+## Markup
+
+    === <board> <YYYY-MM-DD> <thread title>     a new thread on <board> (title is not output)
+    ### <author>                                 a new post, replying to the thread's first post
+    ### <author> > 3                             a new post, replying to post 3 of the thread
+    {{N:Kay}}                                      NAME span
+    {{U:kaygirl}}                                  USER span, e.g. @{{U:kaygirl}}
+
+Braces are used only for markup, so any other `{{` or `}}` is an error. The build script checks
+that every span's text is exactly its markup, that spans lie inside the text on word boundaries
+and don't overlap, that threads have 3 to 10 posts, and that reply targets exist.
+
+## Counts (computed by `tools/build_sample.py`)
+
+Annotated sample (`health_boards.annotated.jsonl`):
+
+| | |
+|---|---|
+| posts | {a[posts]} |
+| boards | {a_boards} |
+| threads | {a[threads]} |
+| distinct authors | {a[authors]} (posting on two or more boards: {a_multi}) |
+| word tokens | {a[tokens]} |
+| NAME spans / tokens | {a[name_spans]} / {a[name_tokens]} ({a[distinct_name_strings]} distinct strings) |
+| USER spans / tokens | {a[user_spans]} / {a[user_tokens]} ({a[distinct_user_strings]} distinct strings) |
+| words per post (min / median / max) | {a[words_min]} / {a[words_median]} / {a[words_max]} |
+
+Demo dump (`demo_dump.jsonl`, `demo_dump.csv`):
+
+| | |
+|---|---|
+| posts | {d[posts]} |
+| boards | {d_boards} |
+| threads | {d[threads]} |
+| distinct authors | {d[authors]} |
+| words per post (min / median / max) | {d[words_min]} / {d[words_median]} / {d[words_max]} |
+
+Tokens are counted as `\\w+` runs (apostrophe-joined), so a two-word full name is two NAME tokens.
+"""
+
+
+def _boards(s):
+    return ", ".join(f"{b} ({n})" for b, n in s["boards"].items())
+
+
+def render_readme(a, d):
+    return README_TEMPLATE.format(
+        a=a, d=d, a_boards=f"{len(a['boards'])}: " + _boards(a),
+        d_boards=f"{len(d['boards'])}: " + _boards(d),
+        a_multi=", ".join(a["multi_board_authors"]) or "none")
+
+
+def build_all():
+    """Return {path: content} for every generated file, plus the stats."""
+    ann = build_records("annotated")
+    demo = build_records("demo", id_prefix="demo-")
+    a_stats, d_stats = stats(ann), stats(demo)
+    ann_texts = {r["text"] for r in ann}
+    for r in demo:
+        if r["text"] in ann_texts:
+            raise MarkupError(f"{r['_where']}: demo post duplicates an annotated post")
+    files = {
+        ANNOTATED_OUT: jsonl(annotated_json(r) for r in ann),
+        DEMO_JSONL: jsonl(demo_json(r) for r in demo),
+        DEMO_CSV: csv_text(demo_json(r) for r in demo),
+        README: render_readme(a_stats, d_stats),
+    }
+    return files, ann, demo, a_stats, d_stats
+
+
+def lint(records):
+    tagged = {}
+    for r in records:
+        for s in r["spans"]:
+            tagged.setdefault(s["_markup"], s["label"])
+    authors = {r["author"] for r in records}
+    warnings = []
+    for r in records:
+        covered = [(s["start"], s["end"]) for s in r["spans"]]
+
+        covered += [(m.start(), m.end()) for m in PATTERN_CHUNK_RE.finditer(r["text"])]
+
+        def free(a, b):
+            return not any(a < e and s < b for s, e in covered)
+
+        for string in tagged:
+            if string in LINT_AMBIGUOUS:
+                continue
+            for m in re.finditer(r"(?<!\w)" + re.escape(string) + r"(?!\w)", r["text"]):
+                if free(m.start(), m.end()):
+                    warnings.append(f"{r['_where']} [{r['id']}]: untagged {string!r} (tagged {tagged[string]} elsewhere)")
+        for a in authors:
+            if a.lower() in {w.lower() for w in LINT_AMBIGUOUS}:
+                continue
+            for m in re.finditer(r"(?<!\w)" + re.escape(a) + r"(?!\w)", r["text"], re.I):
+                if free(m.start(), m.end()) and m.group(0) not in tagged:
+                    warnings.append(f"{r['_where']} [{r['id']}]: untagged username {m.group(0)!r}")
+    return sorted(set(warnings))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lint", action="store_true", help="print possible tagging inconsistencies")
+    ap.add_argument("--check", action="store_true", help="only check that shipped files are up to date")
+    args = ap.parse_args(argv)
+    try:
+        files, ann, demo, a_stats, d_stats = build_all()
+    except MarkupError as exc:
+        print(f"build_sample: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        stale = [p for p, c in files.items() if not p.exists() or p.read_text(encoding="utf-8") != c]
+        for p in stale:
+            print(f"build_sample: out of date: {p.relative_to(ROOT)}", file=sys.stderr)
+        return 1 if stale else 0
+    for path, content in files.items():
+        path.write_text(content, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+    print("annotated:", json.dumps(a_stats))
+    print("demo:", json.dumps({k: v for k, v in d_stats.items() if not k.endswith("strings")}))
+    if args.lint:
+        for w in lint(ann + demo):
+            print("LINT", w)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
