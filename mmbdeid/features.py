@@ -6,13 +6,16 @@ puts them together for a whole document: context-free features are cached per to
 and the features of the two previous and two next tokens are added under ``-2:``, ``-1:``,
 ``+1:``, ``+2:`` prefixes.
 
-Features beyond the paper (they help on real noisy text): word shape, wordfreq Zipf level,
-and the position of a token within its paragraph (line).
+Features beyond the paper (they help on real noisy text): word shape, 4-character affixes,
+wordfreq Zipf level, census name frequency crossed with the Zipf level (a frequent first name
+that is a rare word, like ``kevin``, is a name even in lower case; ``will`` is not), and the
+position of a token within its paragraph (line).
 """
 import re
 from typing import Dict, FrozenSet, List, Optional, Sequence
 
-from .lexicon import WORDLISTS, load_wordlist, load_zipf
+from .lexicon import (WORDLISTS, load_first_name_shares, load_last_name_ranks, load_wordlist,
+                      load_zipf)
 from .fuzzy import FuzzyIndex, fuzzy_index
 from .stats import term_of
 from .usernames import username_variants
@@ -71,8 +74,8 @@ def surface_features(token: str) -> Features:
         "len": length_bucket(token),
         "case": case_class(token),
         "shape": word_shape(token),
-        "p2": lower[:2], "p3": lower[:3],
-        "s2": lower[-2:], "s3": lower[-3:],
+        "p2": lower[:2], "p3": lower[:3], "p4": lower[:4],
+        "s2": lower[-2:], "s3": lower[-3:], "s4": lower[-4:],
     }
     if any(ch.isdigit() for ch in token):
         features["has_digit"] = 1.0
@@ -92,6 +95,34 @@ def lexicon_features(lower: str, wordlists: Dict[str, FrozenSet[str]],
             distance = indexes[name].distance(lower)
             if distance:
                 features["near%d:%s" % (distance, name)] = 1.0
+    return features
+
+
+def first_name_level(share: Optional[float]) -> Optional[str]:
+    """Census share of people with this first name, as a level."""
+    if share is None:
+        return None
+    return ">=0.1%" if share >= 0.1 else ">=0.01%" if share >= 0.01 else ">=0.001%" \
+        if share >= 0.001 else "rare"
+
+
+def last_name_level(rank: Optional[int]) -> Optional[str]:
+    if rank is None:
+        return None
+    return "top100" if rank <= 100 else "top1k" if rank <= 1000 else "top10k" \
+        if rank <= 10000 else "rare"
+
+
+def name_frequency_features(first_level: Optional[str], last_level: Optional[str],
+                            zipf: str) -> Features:
+    """How common the token is as a first name and as a surname, alone and crossed with how
+    common it is as a word: the CRF is linear, so it needs the crossing spelled out."""
+    features: Features = {}
+    if first_level:
+        features["first_level"] = first_level
+    if last_level:
+        features["last_level"] = last_level
+    features["name|zipf"] = "%s|%s|%s" % (first_level or "-", last_level or "-", zipf)
     return features
 
 
@@ -169,6 +200,9 @@ class Featurizer:
             cached = surface_features(token)
             cached.update(lexicon_features(lower, _wordlists(), _indexes()))
             cached["zipf"] = zipf_level(load_zipf().get(lower))
+            cached.update(name_frequency_features(
+                first_name_level(load_first_name_shares().get(lower)),
+                last_name_level(load_last_name_ranks().get(lower)), cached["zipf"]))
             self._type_cache[token] = cached
         return cached
 

@@ -69,6 +69,18 @@ def load_zipf() -> dict[str, float]:
 
 
 @functools.lru_cache(maxsize=1)
+def load_first_name_shares() -> dict[str, float]:
+    """First name -> percent of the US population with that name (census 1990)."""
+    return {fields[0]: float(fields[1]) for fields in _rows("first_names.txt")}
+
+
+@functools.lru_cache(maxsize=1)
+def load_last_name_ranks() -> dict[str, int]:
+    """Surname -> census frequency rank (1 = most frequent)."""
+    return {fields[0]: int(fields[1]) for fields in _rows("last_names.txt")}
+
+
+@functools.lru_cache(maxsize=1)
 def load_nickname_groups() -> dict[str, frozenset[str]]:
     """Canonical name -> its nicknames (``robert`` -> ``bob``, ``rob``, ...)."""
     return {canonical: frozenset(nicks) for canonical, nicks in _nickname_rows()}

@@ -131,7 +131,8 @@ def build_names(names_dir: Path) -> tuple[set[str], set[str]]:
         f"cut: the {LAST_NAME_KEEP} most frequent of {len(surnames)} surnames, "
         f"covering {sum(p for _, p in kept):.1f}% of the population "
         f"(the full file covers {sum(p for _, p in surnames):.1f}%)",
-    ], {n for n, _ in kept})
+        "columns: name<TAB>frequency rank among census surnames (1 = most frequent)",
+    ], {n: str(rank) for rank, (n, _) in enumerate(kept, start=1)})
     return set(first), {n for n, _ in kept}
 
 
