@@ -13,6 +13,7 @@ from .errors import InputError
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
+
 class _Parser(argparse.ArgumentParser):
     """argparse with its usage errors on one line, exit status 2."""
 
@@ -58,12 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--target-recall", type=_recall, default=0.9, metavar="R",
                        help="with --dev: the highest threshold whose dev recall reaches R "
                             "(default 0.9)")
-    train.add_argument("--c1", type=float, default=0.05, help="L1 regularisation")
-    train.add_argument("--c2", type=float, default=0.05, help="L2 regularisation")
-    train.add_argument("--max-iterations", type=int, default=200)
-    train.add_argument("--lowercase-share", type=float, default=0.3, metavar="S",
-                       help="share of training documents added again in lower case "
-                            "(default 0.3)")
+    _training_options(train)
 
     scrub = commands.add_parser("scrub", help="remove names and identifiers from a dump")
     scrub.add_argument("dump", metavar="DUMP", help="posts as JSONL or CSV")
@@ -85,10 +81,35 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--plot", metavar="CURVE.png")
     sweep.add_argument("--stats", metavar="STATS")
 
+    crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
+                                   "by thread) on labelled data")
+    crossval.add_argument("corpus", nargs="+", metavar="CORPUS")
+    crossval.add_argument("--folds", type=int, default=5)
+    crossval.add_argument("-o", "--output", metavar="CURVE.csv")
+    _training_options(crossval)
+
     stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
     stats.add_argument("dump", metavar="DUMP")
     stats.add_argument("-o", "--output", required=True, metavar="STATS")
     return parser
+
+
+def _training_options(parser) -> None:
+    from .model import NameTagger
+    defaults = NameTagger().get_params()
+    parser.add_argument("--c1", type=float, default=defaults["c1"], help="L1 regularisation "
+                        "(default %(default)s)")
+    parser.add_argument("--c2", type=float, default=defaults["c2"], help="L2 regularisation "
+                        "(default %(default)s)")
+    parser.add_argument("--max-iterations", type=int, default=defaults["max_iterations"])
+    parser.add_argument("--lowercase-share", type=float, default=defaults["lowercase_share"],
+                        metavar="S", help="share of training documents added again in lower "
+                        "case (default %(default)s)")
+
+
+def _tagger_params(args) -> dict:
+    return {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
+            "lowercase_share": args.lowercase_share}
 
 
 def _model_options(parser) -> None:
@@ -130,8 +151,7 @@ def run_train(args) -> int:
     _say("training on %d documents, %d tokens" % (
         len(labelled), sum(len(d.labels) for d in labelled)))
     stats = corpus_stats([d.document for d in labelled], args.stats)
-    tagger = NameTagger(c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
-                        lowercase_share=args.lowercase_share)
+    tagger = NameTagger(**_tagger_params(args))
     metadata = {"mmbdeid_version": __version__, "training_data": sources,
                 "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
                     timespec="seconds"),
@@ -162,10 +182,10 @@ def run_train(args) -> int:
 
 
 def run_scrub(args) -> int:
-    from .gold import corpus_stats
+    from .document import Document
     from .io import RecordWriter, atomic_output, read_posts
-    from .spans import replace_spans
     from .pipeline import Scrubber
+    from .spans import replace_spans
 
     tagger = _load_model(args.model)
     # Pass 1 reads every record, so bad input stops the run before any output is opened.
@@ -176,8 +196,7 @@ def run_scrub(args) -> int:
         writer = RecordWriter(out, fmt)
         for record in read_posts(args.dump):
             fields = record.fields
-            document = scrubber.document(fields)
-            spans = scrubber.analyze(document)
+            spans = scrubber.analyze(Document.from_post(fields))
             writer.write(dict(fields, text=replace_spans(fields["text"], spans)))
             if spans_out is not None:
                 spans_out.write(json.dumps({"id": fields["id"], "spans": [
@@ -218,6 +237,25 @@ def run_sweep(args) -> int:
     return EXIT_OK
 
 
+def run_crossval(args) -> int:
+    from .corpus import load_labelled
+    from .crossval import cross_validate
+    from .evaluate import format_table, sweep, write_curve_csv
+    from .model import DEFAULT_THRESHOLD
+
+    if args.folds < 2:
+        raise InputError("--folds must be at least 2")
+    labelled = [item for path in args.corpus for item in load_labelled(path)]
+    gold, probabilities = cross_validate(labelled, args.folds, **_tagger_params(args))
+    rows = sweep(gold, probabilities)
+    print("%d-fold cross-validation (folds grouped by thread), %d tokens, %d names; "
+          "default threshold %g" % (args.folds, len(gold), int(gold.sum()), DEFAULT_THRESHOLD))
+    print(format_table(rows))
+    if args.output:
+        write_curve_csv(rows, args.output)
+    return EXIT_OK
+
+
 def run_stats(args) -> int:
     stats = _dump_stats(args.dump, None)
     stats.save(args.output)
@@ -226,7 +264,7 @@ def run_stats(args) -> int:
 
 
 COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
-            "sweep": run_sweep, "stats": run_stats}
+            "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats}
 
 FEATURE_GROUPS = [
     "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "
@@ -244,25 +282,17 @@ def _load_model(path: Optional[str]):
 
 
 def _dump_stats(dump: str, stats_path: Optional[str]):
+    """Pass 1: the dump's statistics (read from ``stats_path`` if it exists); either way
+    every record is read, so bad input stops the run before any output is opened."""
     from .document import Document
+    from .gold import corpus_stats
     from .io import read_posts
-    from .stats import CorpusStats
 
+    documents = (Document.from_post(record.fields) for record in read_posts(dump))
     if stats_path and os.path.exists(stats_path):
-        stats = CorpusStats.load(stats_path)
-        for _ in read_posts(dump):  # still validate every record before writing anything
+        for _ in documents:
             pass
-        return stats
-    stats = CorpusStats()
-    for record in read_posts(dump):
-        fields = record.fields
-        stats.add(Document.from_text(fields["text"], board=_str(fields.get("board")),
-                                     thread=_str(fields.get("thread")),
-                                     author=_str(fields.get("author"))))
-    stats.finalize()
-    if stats_path:
-        stats.save(stats_path)
-    return stats
+    return corpus_stats(documents, stats_path)
 
 
 class _optional_output:
@@ -288,10 +318,6 @@ def _output_format(output: str, dump: str) -> str:
     if extension in JSONL_EXTENSIONS:
         return "jsonl"
     return post_format(dump)
-
-
-def _str(value) -> str:
-    return "" if value is None else str(value)
 
 
 def _sha256(path: str) -> str:

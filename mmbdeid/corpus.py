@@ -54,14 +54,7 @@ def load_labelled(path: str, name_pattern: str = "person",
                                       user_pattern=user_pattern)]
     documents = []
     for post in read_annotated(path):
-        fields = post.record.fields
-        document = Document.from_text(
-            fields["text"], board=_text(fields.get("board")), thread=_text(fields.get("thread")),
-            author=_text(fields.get("author")))
+        document = Document.from_post(post.record.fields)
         documents.append(LabelledDocument(document, labels_from_spans(document.offsets,
                                                                       post.spans)))
     return documents
-
-
-def _text(value) -> str:
-    return "" if value is None else str(value)

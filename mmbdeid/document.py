@@ -5,7 +5,7 @@ them, stages 1-2 of the pipeline) or a ready token list from a CoNLL corpus (off
 refer to the tokens joined by single spaces).
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from .patterns import find_identifiers
@@ -26,7 +26,6 @@ class Document:
     thread: str = ""
     author: str = ""
     text: str = ""
-    thread_users: frozenset = field(default_factory=frozenset)  # filled from corpus stats
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -52,6 +51,12 @@ class Document:
         )
 
     @classmethod
+    def from_post(cls, fields: dict) -> "Document":
+        """From a post record: ``text`` plus the optional ``board``/``thread``/``author``."""
+        return cls.from_text(fields["text"], board=_field(fields, "board"),
+                             thread=_field(fields, "thread"), author=_field(fields, "author"))
+
+    @classmethod
     def from_tokens(cls, tokens: Sequence[str], board: str = "", thread: str = "",
                     author: str = "") -> "Document":
         offsets, position = [], 0
@@ -65,6 +70,11 @@ class Document:
             paragraph_ids=[0] * len(tokens),
             board=board, thread=thread, author=author, text=" ".join(tokens),
         )
+
+
+def _field(fields: dict, name: str) -> str:
+    value = fields.get(name)
+    return "" if value is None else str(value)
 
 
 def _whole_token_pattern(token: str) -> Optional[str]:

@@ -25,7 +25,7 @@ Features = Dict[str, object]
 WINDOW = 2
 POSITION_LIMITS = (1, 2, 3, 5, 10)          # "within 1, 2, ... tokens" of message start/end
 PARAGRAPH_LIMITS = (1, 2, 3)
-RANK_LIMITS = (("top10", 10, None), ("top50", 50, None), ("top100", 100, None),
+RANK_LIMITS = (("top5", 5, None), ("top10", 10, None), ("top50", 50, None), ("top100", 100, None),
                ("top1%", None, 0.01), ("top5%", None, 0.05), ("top10%", None, 0.10),
                ("top25%", None, 0.25))
 FUZZY_LISTS = WORDLISTS                      # the paper: possible membership in every list
@@ -67,9 +67,10 @@ def zipf_level(zipf: Optional[float]) -> str:
 
 
 def surface_features(token: str) -> Features:
-    """The token itself, lower-cased, its length, case class, shape and affixes."""
+    """The token as written and lower-cased, its length, case class, shape and affixes."""
     lower = token.lower()
     features: Features = {
+        "tok": token,
         "w": lower,
         "len": length_bucket(token),
         "case": case_class(token),
@@ -124,6 +125,18 @@ def name_frequency_features(first_level: Optional[str], last_level: Optional[str
         features["last_level"] = last_level
     features["name|zipf"] = "%s|%s|%s" % (first_level or "-", last_level or "-", zipf)
     return features
+
+
+def capitalisation_features(capitalised: int, occurrences: int) -> Features:
+    """How often the term is title-case mid-sentence in the dump, as a level with a rough
+    count level (one capitalised use says less than fifty)."""
+    if occurrences == 0:
+        return {"dump_caps": "unseen"}
+    ratio = capitalised / occurrences
+    level = ">=90%" if ratio >= 0.9 else ">=50%" if ratio >= 0.5 else ">=10%" \
+        if ratio >= 0.1 else ">0" if capitalised else "0"
+    count = "1" if occurrences == 1 else "2-4" if occurrences < 5 else "5+"
+    return {"dump_caps": level, "dump_caps|n": level + "|" + count}
 
 
 def position_features(index: int, length: int, paragraph_index: int,
@@ -255,7 +268,7 @@ class Featurizer:
         term = term_of(lower)
         if term is None:
             return {}
-        features: Features = {}
+        features: Features = capitalisation_features(*self.stats.capitalisation(term))
         if document.board:
             features.update(rank_features("board", *self.stats.rank("board", document.board, term)))
         if document.author:
@@ -272,7 +285,7 @@ class Featurizer:
         return self._board_cache[board]
 
     def _thread_variants(self, document) -> FrozenSet[str]:
-        authors = set(document.thread_users)
+        authors = set()
         if self.stats is not None:
             authors |= self.stats.thread_users(document.board, document.thread)
         if document.author:

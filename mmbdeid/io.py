@@ -382,6 +382,17 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
     ``path`` is left as it was.  Characters UTF-8 cannot encode (lone surrogates from
     ``\\ud800`` JSON escapes) are written as backslash escapes rather than failing.
     """
+    with atomic_path(path) as temporary:
+        with open(temporary, "w", encoding="utf-8", newline="",
+                  errors="backslashreplace") as handle:
+            yield handle
+
+
+@contextlib.contextmanager
+def atomic_path(path: str) -> Iterator[str]:
+    """The path of a new empty temporary file beside ``path`` for the caller to fill (a
+    SQLite database, a model archive); renamed onto ``path`` on success, removed on any
+    exception, KeyboardInterrupt included."""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     try:
@@ -389,10 +400,9 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
             dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     except OSError as error:
         raise InputError("cannot write: %s" % (error.strerror or error), path) from None
+    os.close(descriptor)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="",
-                       errors="backslashreplace") as handle:
-            yield handle
+        yield temporary
         os.chmod(temporary, _default_file_mode(path))
         os.replace(temporary, path)
     except BaseException:

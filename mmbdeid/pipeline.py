@@ -61,11 +61,6 @@ class Scrubber:
         self.drug_filter = drug_filter
         self.featurizer = Featurizer(stats, window=tagger.window)
 
-    def document(self, fields: dict) -> Document:
-        return Document.from_text(fields["text"], board=_field(fields, "board"),
-                                  thread=_field(fields, "thread"),
-                                  author=_field(fields, "author"))
-
     def candidate_spans(self, document: Document) -> List[Span]:
         """Pattern spans and a scored span for every other token, before any threshold."""
         marginals = self.tagger.marginals_from_features(
@@ -105,8 +100,3 @@ class Scrubber:
             else:
                 scores.append(spans[offset].score)
         return scores
-
-
-def _field(fields: dict, name: str) -> str:
-    value = fields.get(name)
-    return "" if value is None else str(value)

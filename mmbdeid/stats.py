@@ -10,22 +10,28 @@ Built in a first pass over every post, then reused (``--stats FILE``) by ``scrub
 * paragraph-border likelihood: the share of a term's occurrences within the first or last
   ``BORDER_WIDTH`` word tokens of a paragraph, scaled by log(1 + count), ranked over all terms.
 * the board's usernames (author field) and each thread's authors.
+* (beyond the paper) capitalisation: of a term's occurrences that do not open a sentence,
+  how many are title-case.  Names are capitalised mid-sentence by most writers, so a
+  lower-case ``kevin`` inherits the evidence of ``Kevin`` elsewhere in the dump; all-caps
+  occurrences say nothing and are not counted.
 """
 import math
-import os
 import sqlite3
-import tempfile
 from collections import Counter, defaultdict
 from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
 from .errors import InputError
+from .io import atomic_path
 
 BORDER_WIDTH = 2
 # Ranks are kept down to this share of a document's terms (and at least TOP_KEEP_MIN terms):
 # the rank buckets stop at top 25%, so deeper ranks carry no information.
 TOP_KEEP_SHARE = 0.25
 TOP_KEEP_MIN = 100
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+# A token after one of these (or at a paragraph start) opens a sentence: its capital says
+# nothing about it being a name.
+SENTENCE_OPENERS = frozenset(".!?:;\"“”()[]…-–—*•>")
 
 
 def term_of(token: str) -> Optional[str]:
@@ -45,6 +51,8 @@ class CorpusStats:
         self.border_counts: Counter = Counter()
         self.board_authors: Dict[str, set] = defaultdict(set)
         self.thread_authors: Dict[Tuple[str, str], set] = defaultdict(set)
+        self.mid_sentence_counts: Counter = Counter()
+        self.mid_sentence_capitalised: Counter = Counter()
         self.n_posts = 0
         # learned by finalize(): kind -> document -> term -> rank (0 = highest weight)
         self.ranks_: Dict[str, Dict[str, Dict[str, int]]] = {"board": {}, "user": {}}
@@ -56,11 +64,19 @@ class CorpusStats:
     def add(self, document) -> None:
         self.n_posts += 1
         terms_by_paragraph: Dict[int, list] = defaultdict(list)
+        previous_token, previous_paragraph = None, None
         for token, pattern, paragraph in zip(document.tokens, document.pattern_labels,
                                              document.paragraph_ids):
             term = None if pattern else term_of(token)
             if term is not None:
                 terms_by_paragraph[paragraph].append(term)
+                opens_sentence = (paragraph != previous_paragraph or previous_token is None
+                                  or previous_token in SENTENCE_OPENERS)
+                if not opens_sentence and not token.isupper():
+                    self.mid_sentence_counts[term] += 1
+                    if token[0].isupper():
+                        self.mid_sentence_capitalised[term] += 1
+            previous_token, previous_paragraph = token, paragraph
         terms = [t for paragraph in terms_by_paragraph.values() for t in paragraph]
         self.term_counts.update(terms)
         if document.board:
@@ -100,6 +116,10 @@ class CorpusStats:
         size = self.doc_sizes_[kind].get(document, 0)
         return self.ranks_[kind].get(document, {}).get(term), size
 
+    def capitalisation(self, term: str) -> Tuple[int, int]:
+        """(mid-sentence title-case occurrences, mid-sentence occurrences) of a term."""
+        return self.mid_sentence_capitalised.get(term, 0), self.mid_sentence_counts.get(term, 0)
+
     def border_rank(self, term: str) -> Tuple[Optional[int], int]:
         return self.border_ranks_.get(term), self.n_border_terms_
 
@@ -113,16 +133,8 @@ class CorpusStats:
     def save(self, path: str) -> None:
         """Write the statistics to a new SQLite file at ``path``, atomically: the database is
         built beside it and renamed, so a failed run leaves no half-written file."""
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-stats-")
-        os.close(fd)
-        try:
+        with atomic_path(path) as temporary:
             self._write_sqlite(temporary)
-            os.replace(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
 
     def _write_sqlite(self, path: str) -> None:
         connection = sqlite3.connect(path)
@@ -143,6 +155,10 @@ class CorpusStats:
                          for term, rank in ranks.items()))
                 connection.executemany("INSERT INTO border_rank VALUES (?, ?)",
                                        self.border_ranks_.items())
+                connection.executemany(
+                    "INSERT INTO term_case VALUES (?, ?, ?)",
+                    ((term, self.mid_sentence_capitalised.get(term, 0), count)
+                     for term, count in self.mid_sentence_counts.items()))
                 connection.executemany(
                     "INSERT INTO thread_author VALUES (?, ?, ?)",
                     ((board, thread, author)
@@ -171,6 +187,11 @@ class CorpusStats:
                     "SELECT kind, doc, term, rank FROM term_rank"):
                 stats.ranks_[kind].setdefault(doc, {})[term] = rank
             stats.border_ranks_ = dict(connection.execute("SELECT term, rank FROM border_rank"))
+            for term, capitalised, count in connection.execute(
+                    "SELECT term, capitalised, mid FROM term_case"):
+                stats.mid_sentence_counts[term] = count
+                if capitalised:
+                    stats.mid_sentence_capitalised[term] = capitalised
             for board, thread, author in connection.execute(
                     "SELECT board, thread, author FROM thread_author"):
                 stats.thread_authors[(board, thread)].add(author)
@@ -203,11 +224,12 @@ def _create_schema(connection) -> None:
     connection.executescript("""
         DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS doc_size;
         DROP TABLE IF EXISTS term_rank; DROP TABLE IF EXISTS border_rank;
-        DROP TABLE IF EXISTS thread_author;
+        DROP TABLE IF EXISTS thread_author; DROP TABLE IF EXISTS term_case;
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE doc_size (kind TEXT, doc TEXT, size INTEGER, PRIMARY KEY (kind, doc));
         CREATE TABLE term_rank (kind TEXT, doc TEXT, term TEXT, rank INTEGER,
                                 PRIMARY KEY (kind, doc, term));
         CREATE TABLE border_rank (term TEXT PRIMARY KEY, rank INTEGER);
         CREATE TABLE thread_author (board TEXT, thread TEXT, author TEXT);
+        CREATE TABLE term_case (term TEXT PRIMARY KEY, capitalised INTEGER, mid INTEGER);
     """)

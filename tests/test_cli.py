@@ -48,6 +48,7 @@ def test_scrub_keeps_every_record_in_order_with_its_fields(tmp_path, tiny_model_
 
 def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
                                                                        tiny_model_path):
+    from mmbdeid.document import Document
     from mmbdeid.model import NameTagger
     from mmbdeid.pipeline import Scrubber
     from mmbdeid.stats import CorpusStats
@@ -56,8 +57,7 @@ def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
     assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--model", tiny_model_path,
                  "--threshold", "0.001", "--spans", spans]) == 0
     listed = {(r["id"], s["start"]): s["prob"] for r in read_jsonl(spans) for s in r["spans"]}
-    scrubber = Scrubber(NameTagger.load(tiny_model_path))
-    documents = [scrubber.document(p) for p in POSTS]
+    documents = [Document.from_post(p) for p in POSTS]
     scrubber = Scrubber(NameTagger.load(tiny_model_path), stats=CorpusStats.build(documents))
     expected = {}
     for post, document in zip(POSTS, documents):

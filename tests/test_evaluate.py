@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from mmbdeid.evaluate import (
-    CSV_FIELDS, DEFAULT_SWEEP, TokenMetrics, UnreachableRecall, format_table, name_mask,
+    CSV_FIELDS, DEFAULT_SWEEP, UnreachableRecall, format_table, name_mask,
     pick_threshold, plot_curve, read_curve_csv, sweep, token_metrics, write_curve_csv)
 
 

@@ -77,3 +77,14 @@ def test_pattern_tokens_get_only_the_pattern_feature():
     document = Document.from_text("ask @kaygirl")
     features = Featurizer().document_features(document)
     assert features[1]["pattern"] == "USER" and "w" not in features[1]
+
+
+@pytest.mark.parametrize("capitalised, occurrences, expected", [
+    (0, 0, {"dump_caps": "unseen"}),
+    (9, 10, {"dump_caps": ">=90%", "dump_caps|n": ">=90%|5+"}),
+    (1, 3, {"dump_caps": ">=10%", "dump_caps|n": ">=10%|2-4"}),
+    (0, 1, {"dump_caps": "0", "dump_caps|n": "0|1"}),
+])
+def test_capitalisation_features(capitalised, occurrences, expected):
+    from mmbdeid.features import capitalisation_features
+    assert capitalisation_features(capitalised, occurrences) == expected

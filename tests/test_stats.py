@@ -55,7 +55,7 @@ def test_save_and_load_round_trip(stats, tmp_path):
     loaded = CorpusStats.load(path)
     assert loaded.ranks_ == stats.ranks_ and loaded.border_ranks_ == stats.border_ranks_
     assert loaded.thread_users("bc", "t1") == {"kaygirl", "boo"}
-    assert not list(tmp_path.glob(".tmp-*"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.sqlite"]
 
 
 def test_load_rejects_a_file_that_is_not_statistics(tmp_path):
@@ -67,3 +67,12 @@ def test_load_rejects_a_file_that_is_not_statistics(tmp_path):
     sqlite3.connect(str(empty)).close()
     with pytest.raises(InputError):
         CorpusStats.load(str(empty))
+
+
+def test_capitalisation_counts_only_mid_sentence_non_caps_uses():
+    stats = CorpusStats.build(Document.from_text(text) for text in [
+        "Kevin said hi to Kevin. Kevin left",   # 1st and 3rd open a sentence
+        "we saw kevin and KEVIN today",          # all-caps is not counted
+    ])
+    assert stats.capitalisation("kevin") == (1, 2)
+    assert stats.capitalisation("said") == (0, 1)

@@ -1,0 +1,6 @@
+"""``python -m mmbdeid``: the same as the ``mmbdeid`` command."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,47 @@
+"""K-fold cross-validation on a labelled corpus, folds grouped by thread.
+
+Posts of one thread share names and usernames, so a thread never spans two folds: the
+held-out scores then say how the model does on threads it has not seen. Corpus statistics
+are label-free, so they come from the whole corpus (as they would from a whole dump).
+"""
+from typing import List, Sequence, Tuple
+
+import numpy as np
+
+from .corpus import LabelledDocument, training_labels
+from .gold import gold_scores
+from .model import NameTagger
+from .stats import CorpusStats
+
+
+def thread_folds(labelled: Sequence[LabelledDocument], n_folds: int) -> List[List[int]]:
+    """Document indices per fold; whole threads (or single CoNLL documents) go round-robin
+    in order of first appearance, so the split is deterministic."""
+    groups = {}
+    for i, item in enumerate(labelled):
+        document = item.document
+        key = (document.board, document.thread) if document.thread else ("#doc", i)
+        groups.setdefault(key, []).append(i)
+    folds: List[List[int]] = [[] for _ in range(n_folds)]
+    for k, indices in enumerate(groups.values()):
+        folds[k % n_folds].extend(indices)
+    return folds
+
+
+def cross_validate(labelled: Sequence[LabelledDocument], n_folds: int = 5,
+                   **tagger_params) -> Tuple[np.ndarray, np.ndarray]:
+    """Pooled held-out (gold is-name, name probability) over all folds."""
+    if n_folds < 2:
+        raise ValueError("cross-validation needs at least 2 folds")
+    stats = CorpusStats.build(item.document for item in labelled)
+    gold_parts, probability_parts = [], []
+    for held_out in thread_folds(labelled, n_folds):
+        held = set(held_out)
+        train = [item for i, item in enumerate(labelled) if i not in held]
+        tagger = NameTagger(**tagger_params).fit(
+            [item.document for item in train],
+            [training_labels(item.document, item.labels) for item in train], stats=stats)
+        gold, probabilities = gold_scores(tagger, [labelled[i] for i in held_out], stats)
+        gold_parts.append(gold)
+        probability_parts.append(probabilities)
+    return np.concatenate(gold_parts), np.concatenate(probability_parts)
