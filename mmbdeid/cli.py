@@ -1,9 +1,10 @@
 """The ``mmbdeid`` command: train, scrub, evaluate, sweep, stats (DESIGN.md contract)."""
 import argparse
+import contextlib
 import datetime
 import hashlib
-import json
 import os
+import signal
 import sys
 from typing import List, Optional
 
@@ -68,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans")
     scrub.add_argument("--stats", metavar="STATS",
                        help="corpus statistics file: read if it exists, else built and saved")
+    _run_options(scrub)
+    scrub.add_argument("--skip-bad", action="store_true",
+                       help="write bad records to a reject file and go on (default: stop "
+                            "at the first with file:line and exit 2)")
+    scrub.add_argument("--rejects", metavar="FILE",
+                       help="with --skip-bad: the reject file (default OUT.rejects.jsonl)")
 
     evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
     evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
@@ -91,7 +98,29 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
     stats.add_argument("dump", metavar="DUMP")
     stats.add_argument("-o", "--output", required=True, metavar="STATS")
+    _run_options(stats)
     return parser
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--jobs must be a whole number, got %r" % text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("--jobs must be at least 1, got %s" % text)
+    return value
+
+
+def _run_options(parser) -> None:
+    parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress and no summary on stderr")
+    parser.add_argument("--engine", choices=("local", "dask"), default="local",
+                        help="local processes (default) or a Dask cluster")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786")
 
 
 def _training_options(parser) -> None:
@@ -119,6 +148,7 @@ def _model_options(parser) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    previous = _interrupt_on_sigterm()
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
@@ -128,6 +158,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("mmbdeid: interrupted; no output written", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt_on_sigterm():
+    """A kill (SIGTERM) unwinds like Ctrl-C, so temporary outputs are removed."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        return signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding application)
+        return None
 
 
 def main_entry() -> None:
@@ -182,26 +225,24 @@ def run_train(args) -> int:
 
 
 def run_scrub(args) -> int:
-    from .document import Document
-    from .io import RecordWriter, atomic_output, read_posts
-    from .pipeline import Scrubber
-    from .spans import replace_spans
+    from .model import NameTagger, default_model_path
+    from .scrubjob import scrub_dump
 
-    tagger = _load_model(args.model)
-    # Pass 1 reads every record, so bad input stops the run before any output is opened.
-    stats = _dump_stats(args.dump, args.stats)
-    scrubber = Scrubber(tagger, stats=stats, threshold=args.threshold)
-    fmt = _output_format(args.output, args.dump)
-    with atomic_output(args.output) as out, _optional_output(args.spans) as spans_out:
-        writer = RecordWriter(out, fmt)
-        for record in read_posts(args.dump):
-            fields = record.fields
-            spans = scrubber.analyze(Document.from_post(fields))
-            writer.write(dict(fields, text=replace_spans(fields["text"], spans)))
-            if spans_out is not None:
-                spans_out.write(json.dumps({"id": fields["id"], "spans": [
-                    {"start": s.start, "end": s.end, "label": s.label,
-                     "prob": round(s.score, 6)} for s in spans]}, ensure_ascii=False) + "\n")
+    model_path = args.model or default_model_path()
+    NameTagger.load(model_path)                     # a bad model fails before any work
+    rejects = None
+    if args.skip_bad:
+        rejects = args.rejects or args.output + ".rejects.jsonl"
+    elif args.rejects:
+        raise InputError("--rejects needs --skip-bad")
+    with _engine(args) as (map_ordered, worker_args):
+        summary = scrub_dump(args.dump, args.output, _output_format(args.output, args.dump),
+                             model_path, map_ordered, threshold=args.threshold,
+                             spans_path=args.spans, stats_path=args.stats,
+                             rejects_path=rejects, quiet=args.quiet, worker_args=worker_args)
+    if not args.quiet:
+        for line in summary.lines():
+            _say(line)
     return EXIT_OK
 
 
@@ -257,9 +298,12 @@ def run_crossval(args) -> int:
 
 
 def run_stats(args) -> int:
-    stats = _dump_stats(args.dump, None)
-    stats.save(args.output)
-    _say("statistics of %d posts written to %s" % (stats.n_posts, args.output))
+    from .scrubjob import build_stats
+
+    with _engine(args) as (map_ordered, _):
+        posts = build_stats(args.dump, args.output, map_ordered, quiet=args.quiet)
+    if not args.quiet:
+        _say("statistics of %d posts written to %s" % (posts, args.output))
     return EXIT_OK
 
 
@@ -281,32 +325,22 @@ def _load_model(path: Optional[str]):
     return NameTagger.load(path or default_model_path())
 
 
-def _dump_stats(dump: str, stats_path: Optional[str]):
-    """Pass 1: the dump's statistics (read from ``stats_path`` if it exists); either way
-    every record is read, so bad input stops the run before any output is opened."""
-    from .document import Document
-    from .gold import corpus_stats
-    from .io import read_posts
-
-    documents = (Document.from_post(record.fields) for record in read_posts(dump))
-    if stats_path and os.path.exists(stats_path):
-        for _ in documents:
-            pass
-    return corpus_stats(documents, stats_path)
-
-
-class _optional_output:
-    """``atomic_output`` when a path is given, else a no-op yielding None."""
-
-    def __init__(self, path):
-        from .io import atomic_output
-        self._context = atomic_output(path) if path else None
-
-    def __enter__(self):
-        return self._context.__enter__() if self._context else None
-
-    def __exit__(self, *exc):
-        return self._context.__exit__(*exc) if self._context else False
+@contextlib.contextmanager
+def _engine(args):
+    """(map_ordered, worker_args) of the chosen engine, for the run's duration."""
+    if args.engine == "dask":
+        if not args.scheduler:
+            raise InputError("--engine dask needs --scheduler ADDRESS")
+        from .dask_engine import dask_engine
+        with dask_engine(args.scheduler) as engine:
+            yield engine
+        return
+    if args.scheduler:
+        raise InputError("--scheduler goes with --engine dask")
+    from .engine import default_jobs, ordered_map
+    jobs = args.jobs or default_jobs()
+    yield (lambda factory, factory_args, chunks:
+           ordered_map(factory, factory_args, chunks, jobs)), None
 
 
 def _output_format(output: str, dump: str) -> str:

@@ -2,9 +2,9 @@
 
 Each ``*_features`` function is pure: it maps a token (and, for context features, its
 context) to a dict of feature name -> 1.0 (binary) or str (categorical). ``Featurizer``
-puts them together for a whole document: context-free features are cached per token type,
-and the features of the two previous and two next tokens are added under ``-2:``, ``-1:``,
-``+1:``, ``+2:`` prefixes.
+puts them together for a whole document as crfsuite attribute lists: context-free features
+are cached per token type, and the non-positional features of the two previous and two
+next tokens are added under ``-2:``, ``-1:``, ``+1:``, ``+2:`` prefixes.
 
 Features beyond the paper (they help on real noisy text): word shape, 4-character affixes,
 wordfreq Zipf level, census name frequency crossed with the Zipf level (a frequent first name
@@ -12,7 +12,7 @@ that is a rare word, like ``kevin``, is a name even in lower case; ``will`` is n
 position of a token within its paragraph (line).
 """
 import re
-from typing import Dict, FrozenSet, List, Optional, Sequence
+from typing import Dict, FrozenSet, List, Optional
 
 from .lexicon import (WORDLISTS, load_first_name_shares, load_last_name_ranks, load_wordlist,
                       load_zipf)
@@ -184,19 +184,39 @@ def username_features(lower: str, board_users: FrozenSet[str],
     return features
 
 
-class Featurizer:
-    """Turns a :class:`~mmbdeid.document.Document` into one feature dict per token.
+Attributes = List[str]
+# Positional features describe the token's own place; they are not repeated for neighbours.
+_POSITIONAL_PREFIXES = ("start<", "end<", "pstart<", "pend<")
+_CACHE_LIMIT = 500_000     # token types; the cache is emptied when full, so memory stays flat
 
-    ``stats`` (a finalized :class:`~mmbdeid.stats.CorpusStats`) supplies the structure
-    features and username lists; without it those features are simply absent.
+
+def to_attributes(features: Features) -> Attributes:
+    """crfsuite attribute names: ``{"w": "kay", "in:x": 1.0}`` -> ``["w:kay", "in:x"]``
+    (what python-crfsuite makes of such a dict; every numeric feature here is binary)."""
+    return [key + ":" + value if isinstance(value, str) else key
+            for key, value in features.items()]
+
+
+class Featurizer:
+    """Turns a :class:`~mmbdeid.document.Document` into crfsuite items, one attribute list
+    per token.
+
+    ``stats`` (a :class:`~mmbdeid.stats.CorpusStats`) supplies the structure features and
+    username lists; without it those features are simply absent. What depends only on the
+    token type (surface, word lists, edit distance, frequencies, corpus-wide term
+    statistics) is computed once per type and cached, together with its ``-2:`` .. ``+2:``
+    prefixed copies for the window, so a token costs a few list concatenations.
     """
 
     def __init__(self, stats=None, window: int = WINDOW):
         self.stats = stats
         self.window = window
-        self._type_cache: Dict[str, Features] = {}
+        self._type_cache: Dict[str, Attributes] = {}
+        self._window_cache: Dict[tuple, Attributes] = {}
         self._board_cache: Dict[str, tuple] = {}
         self._thread_cache: Dict[tuple, FrozenSet[str]] = {}
+        self._offsets = [o for o in range(-window, window + 1) if o != 0]
+        self._prefixes = {o: "%+d:" % o for o in self._offsets}
 
     def __getstate__(self):
         # Caches and corpus statistics belong to one run, not to a saved model.
@@ -207,74 +227,97 @@ class Featurizer:
 
     # -- per token type -------------------------------------------------------------
     def type_features(self, token: str) -> Features:
+        """Every feature of a token that does not depend on its post."""
+        lower = token.lower()
+        features = surface_features(token)
+        features.update(lexicon_features(lower, _wordlists(), _indexes()))
+        features["zipf"] = zipf_level(load_zipf().get(lower))
+        features.update(name_frequency_features(
+            first_name_level(load_first_name_shares().get(lower)),
+            last_name_level(load_last_name_ranks().get(lower)), features["zipf"]))
+        term = term_of(lower)
+        if self.stats is not None and term is not None:
+            features.update(capitalisation_features(*self.stats.capitalisation(term)))
+            features.update(rank_features("border", *self.stats.border_rank(term)))
+        return features
+
+    def _type_attributes(self, token: str) -> Attributes:
         cached = self._type_cache.get(token)
         if cached is None:
-            lower = token.lower()
-            cached = surface_features(token)
-            cached.update(lexicon_features(lower, _wordlists(), _indexes()))
-            cached["zipf"] = zipf_level(load_zipf().get(lower))
-            cached.update(name_frequency_features(
-                first_name_level(load_first_name_shares().get(lower)),
-                last_name_level(load_last_name_ranks().get(lower)), cached["zipf"]))
-            self._type_cache[token] = cached
+            if len(self._type_cache) >= _CACHE_LIMIT:
+                self._type_cache.clear()
+                self._window_cache.clear()
+            cached = self._type_cache[token] = to_attributes(self.type_features(token))
+        return cached
+
+    def _window_attributes(self, token: str, offset: int) -> Attributes:
+        key = (token, offset)
+        cached = self._window_cache.get(key)
+        if cached is None:
+            prefix = self._prefixes[offset]
+            cached = self._window_cache[key] = [prefix + a for a in self._type_attributes(token)]
         return cached
 
     # -- per document ---------------------------------------------------------------
-    def document_features(self, document) -> List[Features]:
+    def document_items(self, document) -> List[Attributes]:
+        """One crfsuite attribute list per token."""
         board_users, board_index = self._board_users(document.board)
         thread_variants = self._thread_variants(document)
         paragraph_sizes: Dict[int, int] = {}
         for pid in document.paragraph_ids:
             paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
 
-        own: List[Features] = []
+        # per token: the type-level key (None for pattern tokens) and post-level attributes
+        type_keys: List[Optional[str]] = []
+        context: List[Attributes] = []
+        for token, pattern in zip(document.tokens, document.pattern_labels):
+            if pattern:
+                type_keys.append(None)
+                context.append(["pattern:" + pattern])
+                continue
+            type_keys.append(token)
+            lower = token.lower()
+            attributes = to_attributes(username_features(lower, board_users, thread_variants,
+                                                         board_index))
+            attributes += self._post_structure_attributes(document, lower)
+            context.append(attributes)
+
+        items: List[Attributes] = []
         paragraph_position: Dict[int, int] = {}
         n = len(document.tokens)
-        for i, (token, pattern, pid) in enumerate(zip(document.tokens, document.pattern_labels,
-                                                      document.paragraph_ids)):
-            if pattern:
-                features: Features = {"pattern": pattern}
-            else:
-                features = dict(self.type_features(token))
-                lower = token.lower()
-                features.update(username_features(lower, board_users, thread_variants,
-                                                  board_index))
-                features.update(self._structure_features(document, lower))
+        for i, pid in enumerate(document.paragraph_ids):
             p_index = paragraph_position.get(pid, 0)
             paragraph_position[pid] = p_index + 1
-            features.update(position_features(i, n, p_index, paragraph_sizes[pid]))
-            own.append(features)
-        return [self._with_window(own, i) for i in range(n)]
+            item = ["bias"]
+            if type_keys[i] is not None:
+                item += self._type_attributes(type_keys[i])
+            item += context[i]
+            item += to_attributes(position_features(i, n, p_index, paragraph_sizes[pid]))
+            for offset in self._offsets:
+                j = i + offset
+                if 0 <= j < n:
+                    if type_keys[j] is not None:
+                        item += self._window_attributes(type_keys[j], offset)
+                    prefix = self._prefixes[offset]
+                    item += [prefix + a for a in context[j]]
+                else:
+                    item.append("%+d:pad" % offset)
+            items.append(item)
+        return items
 
-    def _with_window(self, own: Sequence[Features], i: int) -> Features:
-        features: Features = {"bias": 1.0}
-        features.update(own[i])
-        for offset in range(-self.window, self.window + 1):
-            j = i + offset
-            if offset == 0:
-                continue
-            if 0 <= j < len(own):
-                prefix = "%+d:" % offset
-                for key, value in own[j].items():
-                    if not key.startswith(("start<", "end<", "pstart<", "pend<")):
-                        features[prefix + key] = value
-            else:
-                features["%+d:pad" % offset] = 1.0
-        return features
-
-    def _structure_features(self, document, lower: str) -> Features:
+    def _post_structure_attributes(self, document, lower: str) -> Attributes:
+        """tf-idf rank buckets of the term in the post's board and in its author's posts."""
         if self.stats is None:
-            return {}
+            return []
         term = term_of(lower)
         if term is None:
-            return {}
-        features: Features = capitalisation_features(*self.stats.capitalisation(term))
+            return []
+        features: Features = {}
         if document.board:
             features.update(rank_features("board", *self.stats.rank("board", document.board, term)))
         if document.author:
             features.update(rank_features("user", *self.stats.rank("user", document.author, term)))
-        features.update(rank_features("border", *self.stats.border_rank(term)))
-        return features
+        return to_attributes(features)
 
     def _board_users(self, board: str):
         if self.stats is None:
@@ -292,6 +335,8 @@ class Featurizer:
             authors.add(document.author)
         key = frozenset(authors)
         if key not in self._thread_cache:
+            if len(self._thread_cache) >= _CACHE_LIMIT:
+                self._thread_cache.clear()
             variants = set()
             for author in key:
                 variants |= username_variants(author)

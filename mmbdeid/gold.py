@@ -21,10 +21,7 @@ def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> Corpu
     corpus is its own dump) and, with a path, saved there for the next run."""
     if stats_path and os.path.exists(stats_path):
         return CorpusStats.load(stats_path)
-    stats = CorpusStats.build(documents)
-    if stats_path:
-        stats.save(stats_path)
-    return stats
+    return CorpusStats.build(documents, stats_path)
 
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,

@@ -14,7 +14,8 @@ import json
 import os
 import re
 import tempfile
-from typing import IO, Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence,
+                    Tuple)
 
 from .errors import InputError
 from .spans import Span
@@ -64,13 +65,40 @@ class ConllDocument(NamedTuple):
     line: int
 
 
+class BadRecord(NamedTuple):
+    """A rejected record, as handed to ``read_posts(..., on_bad=...)``.
+
+    ``line`` is the 1-based physical line the record starts on, ``reason`` the message an
+    ``InputError`` would carry, ``raw`` the record's text as read: its physical line(s)
+    without the final line ending (undecodable bytes as ``\\xNN`` escapes, a leading
+    byte-order mark dropped).
+    """
+    line: int
+    reason: str
+    raw: str
+
+    def as_json(self) -> str:
+        """One JSON line (no newline), the reject-file format:
+        ``{"line": ..., "reason": ..., "raw": ...}``, non-ASCII kept as is."""
+        return json.dumps({"line": self.line, "reason": self.reason, "raw": self.raw},
+                          ensure_ascii=False)
+
+
+OnBad = Callable[[BadRecord], Any]
+
+
 # --- low-level line reading -------------------------------------------------------------
 
-def _lines(path: str) -> Iterator[Tuple[int, str]]:
+def _lines(path: str, undecodable: Optional[Callable[[int, str, str], bool]] = None
+           ) -> Iterator[Tuple[int, str]]:
     """``(line_number, line)`` for each physical line, decoded as UTF-8, ending kept.
 
-    Decoding line by line pins an undecodable byte to its line (a UTF-8 sequence never
-    spans a newline byte).  A leading byte-order mark is dropped.
+    Decoding line by line from a binary stream pins an undecodable byte to its line (a
+    UTF-8 sequence never spans a newline byte) and lets reading go on after it.  A
+    leading byte-order mark is dropped.  An undecodable line raises ``InputError``;
+    with ``undecodable``, it is decoded with backslash escapes and handed to
+    ``undecodable(line_number, line, reason)`` instead, and is yielded only if that
+    returns true.
     """
     try:
         handle = open(path, "rb")
@@ -90,8 +118,13 @@ def _lines(path: str) -> Iterator[Tuple[int, str]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                raise InputError("not UTF-8: undecodable byte 0x%02x at column %d"
-                                 % (raw[error.start], error.start + 1), path, number) from None
+                reason = ("not UTF-8: undecodable byte 0x%02x at column %d"
+                          % (raw[error.start], error.start + 1))
+                if undecodable is None:
+                    raise InputError(reason, path, number) from None
+                line = raw.decode("utf-8", "backslashreplace")
+                if not undecodable(number, line, reason):
+                    continue
             if number == 1 and line.startswith(_BOM):
                 line = line[len(_BOM):]
             yield number, line
@@ -99,7 +132,8 @@ def _lines(path: str) -> Iterator[Tuple[int, str]]:
 
 def _first_meaningful_line(path: str) -> str:
     """The first non-blank line of the file ("" if there is none), for sniffing."""
-    for _, line in _lines(path):
+    # An undecodable line is sniffed as decoded with escapes; the reader reports it.
+    for _, line in _lines(path, lambda number, line, reason: True):
         if line.strip():
             return line
     return ""
@@ -143,19 +177,20 @@ def corpus_format(path: str) -> str:
 
 # --- posts ------------------------------------------------------------------------------
 
-def _check_post_fields(fields: Dict[str, Any], path: str, line: int) -> None:
-    for name in REQUIRED_FIELDS:
-        if name not in fields:
-            raise InputError("missing field %r" % name, path, line)
+def _post_field_problem(fields: Dict[str, Any]) -> Optional[str]:
+    """Why ``fields`` is not a post (``id`` string or integer, ``text`` string), or None."""
+    if "id" not in fields:
+        return "missing field 'id'"
+    if "text" not in fields:
+        return "missing field 'text'"
     post_id = fields["id"]
     if isinstance(post_id, bool) or not isinstance(post_id, (str, int)):
-        raise InputError("field 'id' must be a string or an integer, not %s"
-                         % _json_type(post_id), path, line)
+        return "field 'id' must be a string or an integer, not %s" % _json_type(post_id)
     if post_id == "":
-        raise InputError("field 'id' is empty", path, line)
+        return "field 'id' is empty"
     if not isinstance(fields["text"], str):
-        raise InputError("field 'text' must be a string, not %s" % _json_type(fields["text"]),
-                         path, line)
+        return "field 'text' must be a string, not %s" % _json_type(fields["text"])
+    return None
 
 
 def _json_type(value: Any) -> str:
@@ -167,40 +202,115 @@ def _json_type(value: Any) -> str:
 _ARRAY_HINT = " (a JSON array? expected JSON Lines: one object per line)"
 
 
-def _jsonl_objects(path: str) -> Iterator[Record]:
-    for number, line in _lines(path):
+def _without_ending(text: str) -> str:
+    """``text`` less one final line ending (``\\r\\n`` or ``\\n``)."""
+    if text.endswith("\r\n"):
+        return text[:-2]
+    if text.endswith("\n"):
+        return text[:-1]
+    return text
+
+
+def _reject(on_bad: Optional[OnBad], path: str, line: int, reason: str, raw: str) -> None:
+    """Report a bad record to ``on_bad``, or raise it as an ``InputError`` if there is none."""
+    if on_bad is None:
+        raise InputError(reason, path, line) from None
+    on_bad(BadRecord(line, reason, _without_ending(raw)))
+
+
+def _jsonl_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
+    """Checked posts of a JSON Lines file; returns (``StopIteration.value``) the number of
+    records seen, bad ones included."""
+    count = 0
+
+    def undecodable(number: int, line: str, reason: str) -> bool:
+        nonlocal count
+        count += 1
+        _reject(on_bad, path, number, reason, line)
+        return False                     # skip the line: it is a whole record
+
+    for number, line in _lines(path, None if on_bad is None else undecodable):
         if not line.strip():
             continue                     # blank lines (a trailing newline, spacing) are fine
-        hint = _ARRAY_HINT if number == 1 and line.lstrip().startswith("[") else ""
+        count += 1
         try:
             value = json.loads(line)
         except ValueError as error:
-            raise InputError("malformed JSON: %s%s" % (getattr(error, "msg", error), hint),
-                             path, number) from None
+            _reject(on_bad, path, number, "malformed JSON: %s%s"
+                    % (getattr(error, "msg", error), _jsonl_hint(number, line)), line)
+            continue
         if not isinstance(value, dict):
-            raise InputError("expected a JSON object, found %s%s" % (_json_type(value), hint),
-                             path, number)
+            _reject(on_bad, path, number, "expected a JSON object, found %s%s"
+                    % (_json_type(value), _jsonl_hint(number, line)), line)
+            continue
+        problem = _post_field_problem(value)
+        if problem is not None:
+            _reject(on_bad, path, number, problem, line)
+            continue
         yield Record(number, value)
+    return count
 
 
-def _csv_rows(path: str) -> Iterator[Tuple[int, List[str]]]:
-    """``(start_line, row)`` for every non-empty CSV row; quoted fields may span lines."""
+def _jsonl_hint(number: int, line: str) -> str:
+    return _ARRAY_HINT if number == 1 and line.lstrip().startswith("[") else ""
+
+
+def _csv_rows(path: str, on_bad: Optional[OnBad] = None
+              ) -> Iterator[Tuple[int, Optional[List[str]], str, Optional[str]]]:
+    """``(start_line, row, raw, problem)`` for every non-empty CSV row; quoted fields may
+    span lines.
+
+    Without ``on_bad`` a malformed row or an undecodable line raises ``InputError``, and
+    ``raw`` is ``""`` and ``problem`` None.  With it, ``raw`` is the record's physical
+    lines and ``problem`` says what is wrong with them (``row`` is None when csv could
+    not parse them).  An undecodable line is decoded with backslash escapes and still
+    fed to csv, so that its quotes keep the record boundaries right.  A quoted field
+    left open at the end of the file raises in both cases.
+    """
     _allow_long_csv_fields()
-    lines = _lines(path)
-    numbered = (line for _, line in lines)
-    reader = csv.reader(numbered, strict=True)
+    pending: List[str] = []              # physical lines of the record being read
+    undecodable_lines: List[Tuple[int, str]] = []
+    at_end = False
+
+    def undecodable(number: int, line: str, reason: str) -> bool:
+        undecodable_lines.append((number, reason))
+        return True
+
+    def lenient_lines() -> Iterator[str]:
+        nonlocal at_end
+        for _, line in _lines(path, undecodable):
+            pending.append(line)
+            yield line
+        at_end = True
+
+    if on_bad is None:
+        reader = csv.reader((line for _, line in _lines(path)), strict=True)
+    else:
+        reader = csv.reader(lenient_lines(), strict=True)
     consumed = 0                         # physical lines read before the current record
     while True:
         start = consumed + 1
+        problem = None
         try:
             row = next(reader)
         except StopIteration:
             return
         except csv.Error as error:
-            raise InputError("malformed CSV: %s" % error, path, start) from None
+            if on_bad is None or at_end:
+                raise InputError("malformed CSV: %s" % error, path, start) from None
+            row, problem = None, "malformed CSV: %s" % error
         consumed = reader.line_num
-        if row:                           # csv yields [] for a blank line
-            yield start, row
+        raw = ""
+        if on_bad is not None:
+            raw = "".join(pending)
+            pending.clear()
+            if undecodable_lines:
+                number, problem = undecodable_lines[0]
+                if number != start:
+                    problem += " on line %d" % number
+                undecodable_lines.clear()
+        if row or problem is not None:   # csv yields [] for a blank line
+            yield start, row, raw, problem
 
 
 def _allow_long_csv_fields() -> None:
@@ -211,12 +321,16 @@ def _allow_long_csv_fields() -> None:
         csv.field_size_limit(wanted)
 
 
-def _csv_records(path: str) -> Iterator[Record]:
-    rows = _csv_rows(path)
+def _csv_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
+    """Checked posts of a CSV file; returns (``StopIteration.value``) the number of
+    records seen, bad ones included.  Header problems always raise."""
+    rows = _csv_rows(path, on_bad)
     try:
-        header_line, header = next(rows)
+        header_line, header, _, problem = next(rows)
     except StopIteration:
-        return
+        return 0
+    if problem is not None or header is None:
+        raise InputError(problem or "malformed CSV header", path, header_line)
     header = [name.strip() for name in header]
     for name in REQUIRED_FIELDS:
         if name not in header:
@@ -224,31 +338,47 @@ def _csv_records(path: str) -> Iterator[Record]:
     duplicates = sorted({name for name in header if header.count(name) > 1})
     if duplicates:
         raise InputError("CSV header repeats column %r" % duplicates[0], path, header_line)
-    for line, row in rows:
-        if len(row) != len(header):
-            raise InputError("expected %d fields as in the header, found %d"
-                             % (len(header), len(row)), path, line)
-        yield Record(line, dict(zip(header, row)))
+    count = 0
+    for line, row, raw, problem in rows:
+        count += 1
+        if problem is None:
+            if len(row) != len(header):
+                problem = ("expected %d fields as in the header, found %d"
+                           % (len(header), len(row)))
+            else:
+                fields = dict(zip(header, row))
+                problem = _post_field_problem(fields)
+                if problem is None:
+                    yield Record(line, fields)
+                    continue
+        _reject(on_bad, path, line, problem, raw)
+    return count
 
 
-def _records(path: str, fmt: str) -> Iterator[Record]:
-    return _jsonl_objects(path) if fmt == "jsonl" else _csv_records(path)
-
-
-def read_posts(path: str, fmt: Optional[str] = None) -> Iterator[Record]:
+def read_posts(path: str, fmt: Optional[str] = None,
+               on_bad: Optional[OnBad] = None) -> Iterator[Record]:
     """The posts of a dump (JSON Lines or CSV with a header), as ``Record``s, streamed.
 
     Each record must have ``id`` (string or integer) and ``text`` (string); every other
     field is kept as it is, in input order.  Optional fields (board, thread, author,
     parent, time) are not added when missing: use ``Record.get``.  ``fmt`` overrides
     the format found from the extension.
+
+    Without ``on_bad`` the first bad record raises ``InputError`` (file and line).  With
+    it, each bad record is passed to ``on_bad(BadRecord(line, reason, raw))``, in file
+    order, and reading goes on with the next one.  Bad records are: malformed JSON, a
+    JSON value that is not an object, a missing or invalid ``id`` / ``text``, a CSV row
+    with the wrong number of fields or that csv cannot parse, and a line that is not
+    UTF-8 (in CSV: the record holding it).  File-level problems raise ``InputError``
+    even with ``on_bad``: a missing or unreadable file, an empty file (no records at
+    all), a bad CSV header (unparsable, not UTF-8, no ``id`` / ``text`` column, a
+    repeated column) and a CSV quoted field left open at the end of the file.  A file
+    whose records are *all* bad is not an error with ``on_bad``: every record is
+    reported and nothing is yielded (the caller shows 0 posts, N rejected).
     """
     fmt = fmt or post_format(path)
-    count = 0
-    for record in _records(path, fmt):
-        _check_post_fields(record.fields, path, record.line)
-        count += 1
-        yield record
+    posts = _jsonl_posts if fmt == "jsonl" else _csv_posts
+    count = yield from posts(path, on_bad)
     if count == 0:
         raise InputError("empty file: no records", path)
 

@@ -66,7 +66,7 @@ class NameTagger:
         featurizer = Featurizer(stats, window=self.window)
         documents, labels = _with_lowercase_copies(documents, labels, self.lowercase_share,
                                                    self.random_state)
-        X = [featurizer.document_features(d) for d in documents]
+        X = [featurizer.document_items(d) for d in documents]
         y = [list(seq) for seq in labels]
         for document, seq in zip(documents, y):
             if len(seq) != len(document):
@@ -86,6 +86,7 @@ class NameTagger:
         self.metadata_["training_tokens"] = sum(len(seq) for seq in y)
         self.metadata_["training_documents"] = len(y)
         self._tagger = None
+        self._known_labels = None
         return self
 
     # -- tagging --------------------------------------------------------------------
@@ -98,19 +99,27 @@ class NameTagger:
             self._tagger = tagger
         return self._tagger
 
-    def marginals_from_features(self, features: List[dict]) -> List[Dict[str, float]]:
-        """P(label) per token for one document's feature dicts."""
-        if not features:
+    def marginals_from_items(self, items: List[List[str]],
+                             labels: Optional[Sequence[str]] = None) -> List[Dict[str, float]]:
+        """P(label) per token for one document's crfsuite items, for ``labels`` (default:
+        every label of the model; labels the model does not know are left out)."""
+        if not items:
             return []
         tagger = self._crf_tagger()
-        tagger.set(pycrfsuite.ItemSequence(features))
-        labels = [label for label in tagger.labels()]
-        return [{label: tagger.marginal(label, i) for label in labels}
-                for i in range(len(features))]
+        known = self._labels()
+        wanted = known if labels is None else [label for label in labels if label in known]
+        tagger.set(pycrfsuite.ItemSequence(items))
+        marginal = tagger.marginal
+        return [{label: marginal(label, i) for label in wanted} for i in range(len(items))]
+
+    def _labels(self) -> List[str]:
+        if getattr(self, "_known_labels", None) is None:
+            self._known_labels = list(self._crf_tagger().labels())
+        return self._known_labels
 
     def predict_marginals(self, documents: Sequence, stats=None) -> List[List[Dict[str, float]]]:
         featurizer = Featurizer(stats, window=self.window)
-        return [self.marginals_from_features(featurizer.document_features(d)) for d in documents]
+        return [self.marginals_from_items(featurizer.document_items(d)) for d in documents]
 
     def predict_name_proba(self, documents: Sequence, stats=None) -> List[List[float]]:
         """P(NAME) + P(USER) per token."""
@@ -127,6 +136,7 @@ class NameTagger:
     def __getstate__(self):
         state = dict(self.__dict__)
         state.pop("_tagger", None)
+        state.pop("_known_labels", None)
         return state
 
     def save(self, path: str) -> None:

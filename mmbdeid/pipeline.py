@@ -8,7 +8,7 @@ from typing import Iterable, List, Optional
 from .document import Document
 from .features import Featurizer
 from .lexicon import load_wordlist
-from .model import name_probability
+from .model import NAME_LABELS, name_probability
 from .spans import Span, replace_spans
 
 PATTERN_SCORE = 1.0
@@ -63,8 +63,8 @@ class Scrubber:
 
     def candidate_spans(self, document: Document) -> List[Span]:
         """Pattern spans and a scored span for every other token, before any threshold."""
-        marginals = self.tagger.marginals_from_features(
-            self.featurizer.document_features(document))
+        marginals = self.tagger.marginals_from_items(
+            self.featurizer.document_items(document), NAME_LABELS)
         spans = pattern_spans(document) + crf_name_spans(document, marginals)
         return sorted(spans, key=lambda s: s.start)
 

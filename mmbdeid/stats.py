@@ -14,10 +14,15 @@ Built in a first pass over every post, then reused (``--stats FILE``) by ``scrub
   how many are title-case.  Names are capitalised mid-sentence by most writers, so a
   lower-case ``kevin`` inherits the evidence of ``Kevin`` elsewhere in the dump; all-caps
   occurrences say nothing and are not counted.
+
+Memory stays flat as the dump grows: counts are gathered in :class:`PartialCounts` (one per
+chunk of posts, mergeable, so workers and Dask partitions can each build one), added to
+SQLite by :class:`StatsBuilder` whenever they grow large, and ranked there with SQL window
+functions.  :class:`CorpusStats` reads the finished store with bounded caches.
 """
 import math
 import sqlite3
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict
 from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
 from .errors import InputError
@@ -28,10 +33,12 @@ BORDER_WIDTH = 2
 # the rank buckets stop at top 25%, so deeper ranks carry no information.
 TOP_KEEP_SHARE = 0.25
 TOP_KEEP_MIN = 100
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 # A token after one of these (or at a paragraph start) opens a sentence: its capital says
 # nothing about it being a name.
 SENTENCE_OPENERS = frozenset(".!?:;\"“”()[]…-–—*•>")
+FLUSH_ENTRIES = 1_000_000     # counts held in memory before they are added to SQLite
+CACHE_ENTRIES = 200_000       # per lookup cache of CorpusStats
 
 
 def term_of(token: str) -> Optional[str]:
@@ -41,195 +48,312 @@ def term_of(token: str) -> Optional[str]:
     return None
 
 
-class CorpusStats:
-    """Counts gathered with :meth:`add`, turned into ranks by :meth:`finalize`."""
+class PartialCounts:
+    """The counts of some posts; ``merge`` adds another's (order does not matter)."""
 
     def __init__(self):
-        self.board_terms: Dict[str, Counter] = defaultdict(Counter)
-        self.user_terms: Dict[str, Counter] = defaultdict(Counter)
-        self.term_counts: Counter = Counter()
-        self.border_counts: Counter = Counter()
-        self.board_authors: Dict[str, set] = defaultdict(set)
-        self.thread_authors: Dict[Tuple[str, str], set] = defaultdict(set)
-        self.mid_sentence_counts: Counter = Counter()
-        self.mid_sentence_capitalised: Counter = Counter()
+        self.board_terms: Counter = Counter()      # (board, term) -> count
+        self.user_terms: Counter = Counter()       # (author, term) -> count
+        self.terms: Counter = Counter()            # term -> [count, border, mid, capitalised]
+        self.border: Counter = Counter()
+        self.mid: Counter = Counter()
+        self.capitalised: Counter = Counter()
+        self.thread_authors: set = set()           # (board, thread, author)
         self.n_posts = 0
-        # learned by finalize(): kind -> document -> term -> rank (0 = highest weight)
-        self.ranks_: Dict[str, Dict[str, Dict[str, int]]] = {"board": {}, "user": {}}
-        self.doc_sizes_: Dict[str, Dict[str, int]] = {"board": {}, "user": {}}
-        self.border_ranks_: Dict[str, int] = {}
-        self.n_border_terms_ = 0
 
-    # -- first pass -------------------------------------------------------------------
-    def add(self, document) -> None:
+    def __len__(self) -> int:
+        return len(self.board_terms) + len(self.user_terms) + len(self.terms)
+
+    def add(self, document) -> "PartialCounts":
         self.n_posts += 1
-        terms_by_paragraph: Dict[int, list] = defaultdict(list)
+        paragraphs: Dict[int, list] = {}
         previous_token, previous_paragraph = None, None
         for token, pattern, paragraph in zip(document.tokens, document.pattern_labels,
                                              document.paragraph_ids):
             term = None if pattern else term_of(token)
             if term is not None:
-                terms_by_paragraph[paragraph].append(term)
+                paragraphs.setdefault(paragraph, []).append(term)
                 opens_sentence = (paragraph != previous_paragraph or previous_token is None
                                   or previous_token in SENTENCE_OPENERS)
                 if not opens_sentence and not token.isupper():
-                    self.mid_sentence_counts[term] += 1
+                    self.mid[term] += 1
                     if token[0].isupper():
-                        self.mid_sentence_capitalised[term] += 1
+                        self.capitalised[term] += 1
             previous_token, previous_paragraph = token, paragraph
-        terms = [t for paragraph in terms_by_paragraph.values() for t in paragraph]
-        self.term_counts.update(terms)
+        terms = [t for paragraph in paragraphs.values() for t in paragraph]
+        post_counts = Counter(terms)
+        self.terms.update(post_counts)
         if document.board:
-            self.board_terms[document.board].update(terms)
+            board = document.board
+            self.board_terms.update({(board, t): n for t, n in post_counts.items()})
         if document.author:
-            self.user_terms[document.author].update(terms)
-            self.board_authors[document.board].add(document.author)
-            self.thread_authors[(document.board, document.thread)].add(document.author)
-        for paragraph in terms_by_paragraph.values():
-            borders = set(range(min(BORDER_WIDTH, len(paragraph))))
-            borders |= set(range(max(0, len(paragraph) - BORDER_WIDTH), len(paragraph)))
-            self.border_counts.update(paragraph[i] for i in borders)
-
-    def finalize(self) -> "CorpusStats":
-        for kind, documents in (("board", self.board_terms), ("user", self.user_terms)):
-            self.ranks_[kind], self.doc_sizes_[kind] = _tfidf_ranks(documents)
-        scores = {
-            term: (border / self.term_counts[term]) * math.log1p(self.term_counts[term])
-            for term, border in self.border_counts.items()
-        }
-        ordered = sorted(scores, key=lambda t: (-scores[t], t))
-        self.n_border_terms_ = len(ordered)
-        keep = max(TOP_KEEP_MIN, int(len(ordered) * TOP_KEEP_SHARE))
-        self.border_ranks_ = {term: rank for rank, term in enumerate(ordered[:keep])}
+            author = document.author
+            self.user_terms.update({(author, t): n for t, n in post_counts.items()})
+            self.thread_authors.add((document.board, document.thread, author))
+        for paragraph in paragraphs.values():
+            n = len(paragraph)
+            borders = set(range(min(BORDER_WIDTH, n))) | set(range(max(0, n - BORDER_WIDTH), n))
+            self.border.update(paragraph[i] for i in borders)
         return self
 
+    def merge(self, other: "PartialCounts") -> "PartialCounts":
+        for name in ("board_terms", "user_terms", "terms", "border", "mid", "capitalised"):
+            getattr(self, name).update(getattr(other, name))
+        self.thread_authors |= other.thread_authors
+        self.n_posts += other.n_posts
+        return self
+
+
+class StatsBuilder:
+    """Adds posts (or ready partial counts) to a SQLite store and ranks them at the end.
+
+    ``path`` None builds in memory (small corpora: training, evaluation)."""
+
+    def __init__(self, path: Optional[str] = None, flush_entries: int = FLUSH_ENTRIES):
+        self.connection = sqlite3.connect(path or ":memory:")
+        # The file is private until it is renamed into place, so durability is not needed.
+        self.connection.execute("PRAGMA journal_mode = OFF")
+        self.connection.execute("PRAGMA synchronous = OFF")
+        self.flush_entries = flush_entries
+        self.pending = PartialCounts()
+        self.n_posts = 0
+        _create_count_tables(self.connection)
+
+    def add(self, document) -> None:
+        self.pending.add(document)
+        if len(self.pending) >= self.flush_entries:
+            self.flush()
+
+    def add_counts(self, counts: PartialCounts) -> None:
+        self.pending.merge(counts)
+        if len(self.pending) >= self.flush_entries:
+            self.flush()
+
+    def flush(self) -> None:
+        counts, self.pending = self.pending, PartialCounts()
+        self.n_posts += counts.n_posts
+        upsert = ("INSERT INTO %s VALUES (?, ?, ?) ON CONFLICT(doc, term) "
+                  "DO UPDATE SET n = n + excluded.n")
+        with self.connection:
+            self.connection.executemany(upsert % "board_term",
+                                        ((b, t, n) for (b, t), n in counts.board_terms.items()))
+            self.connection.executemany(upsert % "user_term",
+                                        ((u, t, n) for (u, t), n in counts.user_terms.items()))
+            self.connection.executemany(
+                "INSERT INTO term VALUES (?, ?, ?, ?, ?) ON CONFLICT(term) DO UPDATE SET "
+                "n = n + excluded.n, border = border + excluded.border, "
+                "mid = mid + excluded.mid, capitalised = capitalised + excluded.capitalised",
+                ((t, n, counts.border.get(t, 0), counts.mid.get(t, 0),
+                  counts.capitalised.get(t, 0)) for t, n in counts.terms.items()))
+            self.connection.executemany("INSERT OR IGNORE INTO thread_author VALUES (?, ?, ?)",
+                                        counts.thread_authors)
+
+    def finish(self) -> "CorpusStats":
+        """Rank everything, drop the raw per-document counts, and open the result."""
+        self.flush()
+        connection = self.connection
+        connection.create_function("ln", 1, math.log)
+        with connection:
+            for kind in ("board", "user"):
+                _rank_documents(connection, kind)
+            connection.execute("""
+                INSERT INTO border_rank
+                SELECT term, ROW_NUMBER() OVER (ORDER BY score DESC, term) - 1 FROM (
+                    SELECT term, (border * 1.0 / n) * ln(1 + n) AS score FROM term
+                    WHERE border > 0)""")
+            n_border = connection.execute("SELECT COUNT(*) FROM border_rank").fetchone()[0]
+            keep = max(TOP_KEEP_MIN, int(n_border * TOP_KEEP_SHARE))
+            connection.execute("DELETE FROM border_rank WHERE rank >= ?", (keep,))
+            connection.execute("DELETE FROM term WHERE mid = 0")
+            connection.execute("DROP TABLE board_term")
+            connection.execute("DROP TABLE user_term")
+            connection.executemany("INSERT INTO meta VALUES (?, ?)", [
+                ("schema", SCHEMA_VERSION), ("posts", str(self.n_posts)),
+                ("border_terms", str(n_border))])
+        return CorpusStats(connection)
+
+
+class CorpusStats:
+    """Read access to a finished statistics store."""
+
+    def __init__(self, connection: sqlite3.Connection):
+        self.connection = connection
+        meta = dict(connection.execute("SELECT key, value FROM meta"))
+        self.n_posts = int(meta["posts"])
+        self.n_border_terms_ = int(meta["border_terms"])
+        self.doc_sizes_ = {"board": {}, "user": {}}
+        for kind, doc, size in connection.execute("SELECT kind, doc, size FROM doc_size "
+                                                  "WHERE kind = 'board'"):
+            self.doc_sizes_[kind][doc] = size
+        self._board_ranks: Dict[str, Dict[str, int]] = {}
+        self._board_users: Dict[str, FrozenSet[str]] = {}
+        self._user_ranks = _LruCache(CACHE_ENTRIES // 100)
+        self._thread_users = _LruCache(CACHE_ENTRIES // 10)
+        self._terms = _LruCache(CACHE_ENTRIES)
+
     @classmethod
-    def build(cls, documents: Iterable) -> "CorpusStats":
-        stats = cls()
-        for document in documents:
-            stats.add(document)
-        return stats.finalize()
-
-    # -- lookups used by the features ------------------------------------------------
-    def rank(self, kind: str, document: str, term: str) -> Tuple[Optional[int], int]:
-        """(rank of term in that document or None, number of ranked terms of the document)."""
-        size = self.doc_sizes_[kind].get(document, 0)
-        return self.ranks_[kind].get(document, {}).get(term), size
-
-    def capitalisation(self, term: str) -> Tuple[int, int]:
-        """(mid-sentence title-case occurrences, mid-sentence occurrences) of a term."""
-        return self.mid_sentence_capitalised.get(term, 0), self.mid_sentence_counts.get(term, 0)
-
-    def border_rank(self, term: str) -> Tuple[Optional[int], int]:
-        return self.border_ranks_.get(term), self.n_border_terms_
-
-    def board_users(self, board: str) -> FrozenSet[str]:
-        return frozenset(self.board_authors.get(board, ()))
-
-    def thread_users(self, board: str, thread: str) -> FrozenSet[str]:
-        return frozenset(self.thread_authors.get((board, thread), ()))
-
-    # -- persistence ----------------------------------------------------------------
-    def save(self, path: str) -> None:
-        """Write the statistics to a new SQLite file at ``path``, atomically: the database is
-        built beside it and renamed, so a failed run leaves no half-written file."""
+    def build(cls, documents: Iterable, path: Optional[str] = None) -> "CorpusStats":
+        """Statistics of ``documents``: in memory, or with ``path`` built on disk beside it
+        and renamed into place once complete."""
+        if path is None:
+            builder = StatsBuilder()
+            for document in documents:
+                builder.add(document)
+            return builder.finish()
         with atomic_path(path) as temporary:
-            self._write_sqlite(temporary)
+            builder = StatsBuilder(temporary)
+            for document in documents:
+                builder.add(document)
+            builder.finish().close()
+        return cls.load(path)
 
-    def _write_sqlite(self, path: str) -> None:
-        connection = sqlite3.connect(path)
-        try:
-            with connection:
-                _create_schema(connection)
-                connection.execute("INSERT INTO meta VALUES ('schema', ?), ('posts', ?), "
-                                   "('border_terms', ?)",
-                                   (SCHEMA_VERSION, str(self.n_posts), str(self.n_border_terms_)))
-                for kind in ("board", "user"):
-                    connection.executemany(
-                        "INSERT INTO doc_size VALUES (?, ?, ?)",
-                        ((kind, doc, size) for doc, size in self.doc_sizes_[kind].items()))
-                    connection.executemany(
-                        "INSERT INTO term_rank VALUES (?, ?, ?, ?)",
-                        ((kind, doc, term, rank)
-                         for doc, ranks in self.ranks_[kind].items()
-                         for term, rank in ranks.items()))
-                connection.executemany("INSERT INTO border_rank VALUES (?, ?)",
-                                       self.border_ranks_.items())
-                connection.executemany(
-                    "INSERT INTO term_case VALUES (?, ?, ?)",
-                    ((term, self.mid_sentence_capitalised.get(term, 0), count)
-                     for term, count in self.mid_sentence_counts.items()))
-                connection.executemany(
-                    "INSERT INTO thread_author VALUES (?, ?, ?)",
-                    ((board, thread, author)
-                     for (board, thread), authors in self.thread_authors.items()
-                     for author in sorted(authors)))
-        finally:
-            connection.close()
+    def close(self) -> None:
+        self.connection.close()
 
     @classmethod
     def load(cls, path: str) -> "CorpusStats":
         try:
-            connection = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+            connection = sqlite3.connect("file:%s?mode=ro" % path, uri=True,
+                                         check_same_thread=False)
             meta = dict(connection.execute("SELECT key, value FROM meta"))
         except sqlite3.Error as error:
             raise InputError("not a statistics file (%s)" % error, path)
         if meta.get("schema") != SCHEMA_VERSION:
-            raise InputError("statistics schema %r, expected %r" % (meta.get("schema"),
-                                                                   SCHEMA_VERSION), path)
-        stats = cls()
-        try:
-            stats.n_posts = int(meta["posts"])
-            stats.n_border_terms_ = int(meta["border_terms"])
-            for kind, doc, size in connection.execute("SELECT kind, doc, size FROM doc_size"):
-                stats.doc_sizes_[kind][doc] = size
-            for kind, doc, term, rank in connection.execute(
-                    "SELECT kind, doc, term, rank FROM term_rank"):
-                stats.ranks_[kind].setdefault(doc, {})[term] = rank
-            stats.border_ranks_ = dict(connection.execute("SELECT term, rank FROM border_rank"))
-            for term, capitalised, count in connection.execute(
-                    "SELECT term, capitalised, mid FROM term_case"):
-                stats.mid_sentence_counts[term] = count
-                if capitalised:
-                    stats.mid_sentence_capitalised[term] = capitalised
-            for board, thread, author in connection.execute(
-                    "SELECT board, thread, author FROM thread_author"):
-                stats.thread_authors[(board, thread)].add(author)
-                stats.board_authors[board].add(author)
-        finally:
-            connection.close()
-        return stats
+            raise InputError("statistics schema %r, expected %r: rebuild it" % (
+                meta.get("schema"), SCHEMA_VERSION), path)
+        return cls(connection)
+
+    def save(self, path: str) -> None:
+        """Copy the store to ``path`` atomically (a failed run leaves no half-written file)."""
+        with atomic_path(path) as temporary:
+            target = sqlite3.connect(temporary)
+            try:
+                self.connection.backup(target)
+            finally:
+                target.close()
+
+    # -- lookups used by the features ------------------------------------------------
+    def rank(self, kind: str, document: str, term: str) -> Tuple[Optional[int], int]:
+        """(rank of term in that document or None, number of distinct terms of the document)."""
+        if kind == "board":
+            ranks = self._board_ranks.get(document)
+            if ranks is None:
+                ranks = self._board_ranks[document] = self._ranks("board", document)
+            return ranks.get(term), self.doc_sizes_["board"].get(document, 0)
+        entry = self._user_ranks.get(document)
+        if entry is None:
+            size = self.connection.execute(
+                "SELECT size FROM doc_size WHERE kind = 'user' AND doc = ?",
+                (document,)).fetchone()
+            entry = (self._ranks("user", document), size[0] if size else 0)
+            self._user_ranks.put(document, entry)
+        return entry[0].get(term), entry[1]
+
+    def _ranks(self, kind: str, document: str) -> Dict[str, int]:
+        return dict(self.connection.execute(
+            "SELECT term, rank FROM term_rank WHERE kind = ? AND doc = ?", (kind, document)))
+
+    def border_rank(self, term: str) -> Tuple[Optional[int], int]:
+        return self._term(term)[0], self.n_border_terms_
+
+    def capitalisation(self, term: str) -> Tuple[int, int]:
+        """(mid-sentence title-case occurrences, mid-sentence occurrences) of a term."""
+        _, mid, capitalised = self._term(term)
+        return capitalised, mid
+
+    def _term(self, term: str) -> Tuple[Optional[int], int, int]:
+        entry = self._terms.get(term)
+        if entry is None:
+            row = self.connection.execute(
+                "SELECT (SELECT rank FROM border_rank WHERE term = ?), "
+                "(SELECT mid FROM term WHERE term = ?), "
+                "(SELECT capitalised FROM term WHERE term = ?)", (term, term, term)).fetchone()
+            entry = (row[0], row[1] or 0, row[2] or 0)
+            self._terms.put(term, entry)
+        return entry
+
+    def board_users(self, board: str) -> FrozenSet[str]:
+        users = self._board_users.get(board)
+        if users is None:
+            users = self._board_users[board] = frozenset(row[0] for row in self.connection.execute(
+                "SELECT DISTINCT author FROM thread_author WHERE board = ?", (board,)))
+        return users
+
+    def thread_users(self, board: str, thread: str) -> FrozenSet[str]:
+        key = (board, thread)
+        users = self._thread_users.get(key)
+        if users is None:
+            users = frozenset(row[0] for row in self.connection.execute(
+                "SELECT author FROM thread_author WHERE board = ? AND thread = ?", key))
+            self._thread_users.put(key, users)
+        return users
+
+    def __getstate__(self):
+        raise TypeError("CorpusStats holds a database connection: pass its file path to "
+                        "other processes and load it there")
 
 
-def _tfidf_ranks(documents: Dict[str, Counter]):
-    """Per document: term -> rank by tf * log(N / n_i), for the top terms with weight > 0."""
-    n_documents = len(documents)
-    document_frequency: Counter = Counter()
-    for counts in documents.values():
-        document_frequency.update(counts.keys())
-    ranks, sizes = {}, {}
-    for name, counts in documents.items():
-        norm = math.sqrt(sum(counts.values())) or 1.0
-        weights = {term: (count / norm) * math.log(n_documents / document_frequency[term])
-                   for term, count in counts.items()}
-        ordered = sorted((t for t, w in weights.items() if w > 0),
-                         key=lambda t: (-weights[t], t))
-        keep = max(TOP_KEEP_MIN, int(len(counts) * TOP_KEEP_SHARE))
-        ranks[name] = {term: rank for rank, term in enumerate(ordered[:keep])}
-        sizes[name] = len(counts)
-    return ranks, sizes
+class _LruCache:
+    """A small least-recently-used cache: lookups stay fast and memory stays bounded."""
+
+    def __init__(self, size: int):
+        self.size = max(1, size)
+        self.data: OrderedDict = OrderedDict()
+
+    def get(self, key):
+        value = self.data.get(key)
+        if value is not None:
+            self.data.move_to_end(key)
+        return value
+
+    def put(self, key, value) -> None:
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
 
 
-def _create_schema(connection) -> None:
+def _rank_documents(connection, kind: str) -> None:
+    """term_rank and doc_size of one kind: weight tf * ln(N / n_i), rank within document."""
+    table = kind + "_term"
+    connection.execute("CREATE TEMP TABLE df AS SELECT term, COUNT(*) AS df FROM %s "
+                       "GROUP BY term" % table)
+    connection.execute("CREATE UNIQUE INDEX temp.df_term ON df(term)")
+    connection.execute("CREATE TEMP TABLE doc AS SELECT doc, SUM(n) AS total, COUNT(*) AS size "
+                       "FROM %s GROUP BY doc" % table)
+    connection.execute("CREATE UNIQUE INDEX temp.doc_doc ON doc(doc)")
+    n_documents = connection.execute("SELECT COUNT(*) FROM doc").fetchone()[0]
+    connection.execute("INSERT INTO doc_size SELECT ?, doc, size FROM doc", (kind,))
+    connection.execute("""
+        INSERT INTO term_rank
+        SELECT ?, doc, term, rank FROM (
+            SELECT t.doc, t.term, d.size,
+                   ROW_NUMBER() OVER (PARTITION BY t.doc
+                                      ORDER BY (t.n / sqrt(d.total)) * ln(? * 1.0 / f.df) DESC,
+                                               t.term) - 1 AS rank
+            FROM %s AS t JOIN df AS f ON f.term = t.term JOIN doc AS d ON d.doc = t.doc
+            WHERE f.df < ?)
+        WHERE rank < MAX(?, CAST(size * ? AS INTEGER))""" % table,
+                       (kind, n_documents, n_documents, TOP_KEEP_MIN, TOP_KEEP_SHARE))
+    connection.execute("DROP TABLE temp.df")
+    connection.execute("DROP TABLE temp.doc")
+
+
+def _create_count_tables(connection) -> None:
     connection.executescript("""
-        DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS doc_size;
-        DROP TABLE IF EXISTS term_rank; DROP TABLE IF EXISTS border_rank;
-        DROP TABLE IF EXISTS thread_author; DROP TABLE IF EXISTS term_case;
-        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
-        CREATE TABLE doc_size (kind TEXT, doc TEXT, size INTEGER, PRIMARY KEY (kind, doc));
-        CREATE TABLE term_rank (kind TEXT, doc TEXT, term TEXT, rank INTEGER,
-                                PRIMARY KEY (kind, doc, term));
-        CREATE TABLE border_rank (term TEXT PRIMARY KEY, rank INTEGER);
-        CREATE TABLE thread_author (board TEXT, thread TEXT, author TEXT);
-        CREATE TABLE term_case (term TEXT PRIMARY KEY, capitalised INTEGER, mid INTEGER);
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS board_term (doc TEXT, term TEXT, n INTEGER,
+                                               PRIMARY KEY (doc, term)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS user_term (doc TEXT, term TEXT, n INTEGER,
+                                              PRIMARY KEY (doc, term)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS term (term TEXT PRIMARY KEY, n INTEGER, border INTEGER,
+                                         mid INTEGER, capitalised INTEGER) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS thread_author (board TEXT, thread TEXT, author TEXT,
+                                                  PRIMARY KEY (board, thread, author))
+                                                  WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS doc_size (kind TEXT, doc TEXT, size INTEGER,
+                                             PRIMARY KEY (kind, doc)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS term_rank (kind TEXT, doc TEXT, term TEXT, rank INTEGER,
+                                              PRIMARY KEY (kind, doc, term)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS border_rank (term TEXT PRIMARY KEY, rank INTEGER)
+                                                WITHOUT ROWID;
     """)

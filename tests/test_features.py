@@ -53,6 +53,18 @@ def test_rank_features_are_cumulative_buckets(rank, size, present, absent):
     assert not any(name in features for name in absent)
 
 
+@pytest.mark.parametrize("features, expected", [
+    ({"w": "kay", "in:x": 1.0}, ["w:kay", "in:x"]),
+    ({}, []),
+])
+def test_to_attributes_matches_crfsuite_naming(features, expected):
+    import pycrfsuite
+    from mmbdeid.features import to_attributes
+    assert to_attributes(features) == expected
+    assert pycrfsuite.ItemSequence([features]).items() == \
+        pycrfsuite.ItemSequence([to_attributes(features)]).items()
+
+
 def test_username_features():
     features = username_features("kay", frozenset({"kaygirl"}), frozenset({"kay", "girl"}), None)
     assert features == {"in:thread_users": 1.0}
@@ -60,23 +72,24 @@ def test_username_features():
                                                  frozenset(), None)
 
 
-def test_document_features_have_window_and_lexicons():
+def test_document_items_have_window_and_lexicons():
     document = Document.from_text("Hi Kay, call me.\nBarb", author="kaygirl")
-    features = Featurizer().document_features(document)
-    assert len(features) == len(document.tokens)
-    kay = features[1]
-    assert kay["w"] == "kay" and kay["case"] == "title" and kay["in:first_names"] == 1.0
-    assert kay["-1:w"] == "hi" and kay["+1:w"] == ","
+    items = Featurizer().document_items(document)
+    assert len(items) == len(document.tokens)
+    kay = set(items[1])
+    assert {"w:kay", "tok:Kay", "case:title", "in:first_names", "-1:w:hi", "+1:w:,"} <= kay
     assert "in:thread_users" in kay          # `kay` is a variant of the author `kaygirl`
-    assert features[0]["-1:pad"] == 1.0
-    barb = features[-1]
-    assert barb["pstart<=1"] == 1.0 and barb["end<=1"] == 1.0
+    assert "-1:pad" in items[0] and "-2:pad" in items[1] and "-2:pad" not in items[2]
+    barb = set(items[-1])
+    assert {"pstart<=1", "end<=1"} <= barb
+    assert not any(a.startswith(("-1:pstart", "+1:end", "-1:start")) for a in barb)
 
 
 def test_pattern_tokens_get_only_the_pattern_feature():
     document = Document.from_text("ask @kaygirl")
-    features = Featurizer().document_features(document)
-    assert features[1]["pattern"] == "USER" and "w" not in features[1]
+    items = Featurizer().document_items(document)
+    assert "pattern:USER" in items[1] and not any(a.startswith("w:") for a in items[1])
+    assert "+1:pattern:USER" in items[0]
 
 
 @pytest.mark.parametrize("capitalised, occurrences, expected", [

@@ -5,7 +5,7 @@ import pytest
 
 from mmbdeid.document import Document
 from mmbdeid.errors import InputError
-from mmbdeid.stats import CorpusStats
+from mmbdeid.stats import CorpusStats, PartialCounts, StatsBuilder
 
 POSTS = [  # (board, thread, author, text)
     ("bc", "t1", "kaygirl", "Hi all\nwent to the chemo ward on a sunny day\nKay"),
@@ -49,13 +49,45 @@ def test_paragraph_border_likelihood_ranks_sign_offs_above_mid_line_words(stats)
     assert stats.border_rank("ward")[0] is None
 
 
+def lookups(stats):
+    """Every lookup the features make, over the fixture's terms."""
+    terms = ["hi", "all", "kay", "chemo", "ward", "sue", "mtx", "metformin", "barb", "zzz"]
+    return ([stats.rank("board", b, t) for b in ("bc", "ra", "dm", "xx") for t in terms]
+            + [stats.rank("user", u, t) for u in ("kaygirl", "boo", "tiger") for t in terms]
+            + [stats.border_rank(t) for t in terms] + [stats.capitalisation(t) for t in terms]
+            + [stats.board_users(b) for b in ("bc", "ra")] + [stats.thread_users("bc", "t1")])
+
+
+def documents():
+    return [Document.from_text(text, board=b, thread=t, author=a) for b, t, a, text in POSTS]
+
+
 def test_save_and_load_round_trip(stats, tmp_path):
     path = str(tmp_path / "stats.sqlite")
     stats.save(path)
     loaded = CorpusStats.load(path)
-    assert loaded.ranks_ == stats.ranks_ and loaded.border_ranks_ == stats.border_ranks_
+    assert lookups(loaded) == lookups(stats)
     assert loaded.thread_users("bc", "t1") == {"kaygirl", "boo"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.sqlite"]
+
+
+def test_built_on_disk_equals_built_in_memory(stats, tmp_path):
+    path = str(tmp_path / "disk.sqlite")
+    assert lookups(CorpusStats.build(documents(), path)) == lookups(stats)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["disk.sqlite"]
+
+
+def test_flushing_in_small_steps_and_merging_partials_change_nothing(stats):
+    tiny = StatsBuilder(flush_entries=1)          # flushes to SQLite after every post
+    for document in documents():
+        tiny.add(document)
+    assert lookups(tiny.finish()) == lookups(stats)
+    merged = StatsBuilder()
+    first, second = PartialCounts(), PartialCounts()
+    for i, document in enumerate(documents()):
+        (first if i % 2 else second).add(document)
+    merged.add_counts(first.merge(second))
+    assert lookups(merged.finish()) == lookups(stats)
 
 
 def test_load_rejects_a_file_that_is_not_statistics(tmp_path):

@@ -1,0 +1,121 @@
+"""The local engine: the two passes of ``scrub`` over chunks of posts, on all cores.
+
+Pass 1 counts the corpus statistics of each chunk (:class:`~mmbdeid.stats.PartialCounts`)
+and the main process adds them to the on-disk store; pass 2 scrubs each chunk. Chunks go to
+a process pool with a bounded number in flight and come back in input order, so the output
+is the same as a single-job run and memory does not grow with the dump.
+
+The per-chunk functions (:func:`count_chunk`, :func:`scrub_chunk`) are shared with the Dask
+engine.
+"""
+import multiprocessing
+import os
+import signal
+from collections import deque
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from .document import Document
+from .stats import PartialCounts
+
+CHUNK_POSTS = 200
+IN_FLIGHT_PER_JOB = 4
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def chunked(items: Iterable, size: int = CHUNK_POSTS) -> Iterator[list]:
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+# -- work on one chunk (runs in a worker) ----------------------------------------------
+def count_chunk(posts: Sequence[dict]) -> PartialCounts:
+    """Pass 1: the statistics counts of some posts."""
+    counts = PartialCounts()
+    for fields in posts:
+        counts.add(Document.from_post(fields))
+    return counts
+
+
+class ChunkScrubber:
+    """Pass 2 for one process: the model and statistics are opened once, then chunks are
+    scrubbed. Returns per post (scrubbed text, spans, number of tokens)."""
+
+    def __init__(self, model_path: str, stats_path: str, threshold: Optional[float]):
+        from .model import NameTagger
+        from .pipeline import Scrubber
+        from .stats import CorpusStats
+        self.scrubber = Scrubber(NameTagger.load(model_path), CorpusStats.load(stats_path),
+                                 threshold=threshold)
+
+    def __call__(self, posts: Sequence[dict]) -> List[Tuple[str, list, int]]:
+        from .spans import replace_spans
+        results = []
+        for fields in posts:
+            document = Document.from_post(fields)
+            spans = self.scrubber.analyze(document)
+            results.append((replace_spans(fields["text"], spans), spans, len(document)))
+        return results
+
+
+_worker_function: Optional[Callable] = None
+
+
+def _init_worker(factory: Callable, args: tuple) -> None:
+    # Ctrl-C goes to the main process, which stops the pool and removes partial output;
+    # Pool.terminate() kills workers with SIGTERM, so they must not inherit the main
+    # process's SIGTERM -> KeyboardInterrupt handler (a worker unwinding while it holds the
+    # task-queue lock would leave the others blocked for ever).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    global _worker_function
+    _worker_function = factory(*args)
+
+
+def _run_in_worker(chunk):
+    return _worker_function(chunk)
+
+
+def _identity(function):
+    return function
+
+
+# -- ordered parallel map --------------------------------------------------------------
+def ordered_map(factory: Callable, args: tuple, chunks: Iterable, jobs: int) -> Iterator:
+    """``factory(*args)`` builds the per-process function; it is applied to every chunk,
+    ``(chunk, result)`` pairs yielded in input order. With one job everything runs in this
+    process."""
+    if jobs <= 1:
+        function = factory(*args)
+        for chunk in chunks:
+            yield chunk, function(chunk)
+        return
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = context.Pool(jobs, initializer=_init_worker, initargs=(factory, args))
+    try:
+        pending: deque = deque()
+        for chunk in chunks:
+            pending.append((chunk, pool.apply_async(_run_in_worker, (chunk,))))
+            if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                done, result = pending.popleft()
+                yield done, result.get()
+        while pending:
+            done, result = pending.popleft()
+            yield done, result.get()
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
