@@ -235,11 +235,11 @@ def run_scrub(args) -> int:
         rejects = args.rejects or args.output + ".rejects.jsonl"
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
-    with _engine(args) as (map_ordered, worker_args):
+    with _engine(args) as (map_ordered, scrubber):
         summary = scrub_dump(args.dump, args.output, _output_format(args.output, args.dump),
                              model_path, map_ordered, threshold=args.threshold,
                              spans_path=args.spans, stats_path=args.stats,
-                             rejects_path=rejects, quiet=args.quiet, worker_args=worker_args)
+                             rejects_path=rejects, quiet=args.quiet, scrubber=scrubber)
     if not args.quiet:
         for line in summary.lines():
             _say(line)
@@ -327,7 +327,7 @@ def _load_model(path: Optional[str]):
 
 @contextlib.contextmanager
 def _engine(args):
-    """(map_ordered, worker_args) of the chosen engine, for the run's duration."""
+    """(map_ordered, scrubber) of the chosen engine, for the run's duration."""
     if args.engine == "dask":
         if not args.scheduler:
             raise InputError("--engine dask needs --scheduler ADDRESS")

@@ -14,9 +14,8 @@ position of a token within its paragraph (line).
 import re
 from typing import Dict, FrozenSet, List, Optional
 
-from .lexicon import (WORDLISTS, load_first_name_shares, load_last_name_ranks, load_wordlist,
-                      load_zipf)
-from .fuzzy import FuzzyIndex, fuzzy_index
+from .lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
+from .fuzzy import MultiListIndex, word_lists_index
 from .stats import term_of
 from .usernames import username_variants
 
@@ -85,18 +84,13 @@ def surface_features(token: str) -> Features:
     return features
 
 
-def lexicon_features(lower: str, wordlists: Dict[str, FrozenSet[str]],
-                     indexes: Dict[str, FuzzyIndex]) -> Features:
-    """Membership in each word list; otherwise possible membership at distance 1 or 2."""
-    features: Features = {}
-    for name, words in wordlists.items():
-        if lower in words:
-            features["in:" + name] = 1.0
-        elif name in indexes:
-            distance = indexes[name].distance(lower)
-            if distance:
-                features["near%d:%s" % (distance, name)] = 1.0
-    return features
+def lexicon_features(nearest: Dict[str, int]) -> Features:
+    """Membership in each word list; otherwise possible membership at distance 1 or 2.
+
+    ``nearest`` maps list names to the token's smallest distance to an entry of that list
+    (``MultiListIndex.nearest``), lists out of reach absent."""
+    return {("in:" if distance == 0 else "near%d:" % distance) + name: 1.0
+            for name, distance in nearest.items()}
 
 
 def first_name_level(share: Optional[float]) -> Optional[str]:
@@ -168,18 +162,15 @@ def rank_features(prefix: str, rank: Optional[int], size: int) -> Features:
     return features
 
 
-def username_features(lower: str, board_users: FrozenSet[str],
-                      thread_variants: FrozenSet[str],
-                      board_index: Optional[FuzzyIndex]) -> Features:
-    """Membership in the board's usernames and the thread's usernames with variants."""
+def username_features(board_distance: Optional[int], in_thread: bool) -> Features:
+    """Membership (distance 0) or possible membership (1, 2) in the board's usernames, and
+    membership in the thread's usernames with their variants."""
     features: Features = {}
-    if lower in board_users:
+    if board_distance == 0:
         features["in:board_users"] = 1.0
-    elif board_index is not None:
-        distance = board_index.distance(lower)
-        if distance:
-            features["near%d:board_users" % distance] = 1.0
-    if lower in thread_variants:
+    elif board_distance:
+        features["near%d:board_users" % board_distance] = 1.0
+    if in_thread:
         features["in:thread_users"] = 1.0
     return features
 
@@ -197,6 +188,17 @@ def to_attributes(features: Features) -> Attributes:
             for key, value in features.items()]
 
 
+class _TypeEntry:
+    """What a token type contributes wherever it occurs: its attributes for itself
+    (``by_offset[0]``) and as each neighbour, its lower-case form and statistics term."""
+    __slots__ = ("by_offset", "lower", "term")
+
+    def __init__(self, by_offset: Dict[int, Attributes], lower: str, term: Optional[str]):
+        self.by_offset = by_offset
+        self.lower = lower
+        self.term = term
+
+
 class Featurizer:
     """Turns a :class:`~mmbdeid.document.Document` into crfsuite items, one attribute list
     per token.
@@ -204,33 +206,50 @@ class Featurizer:
     ``stats`` (a :class:`~mmbdeid.stats.CorpusStats`) supplies the structure features and
     username lists; without it those features are simply absent. What depends only on the
     token type (surface, word lists, edit distance, frequencies, corpus-wide term
-    statistics) is computed once per type and cached, together with its ``-2:`` .. ``+2:``
-    prefixed copies for the window, so a token costs a few list concatenations.
+    statistics) is computed once per type and cached with its ``-2:`` .. ``+2:`` prefixed
+    copies for the window; the few post-dependent attribute groups (username membership,
+    tf-idf rank buckets, pattern labels) are cached the same way as "atoms". A token then
+    costs a few list concatenations.
+
+    ``known_attributes`` (when tagging with a fitted model): only attributes the model has
+    weights for are emitted. The others add nothing to the marginals, so leaving them out
+    makes tagging cheaper with identical results.
     """
 
-    def __init__(self, stats=None, window: int = WINDOW):
+    def __init__(self, stats=None, window: int = WINDOW,
+                 known_attributes: Optional[FrozenSet[str]] = None):
         self.stats = stats
         self.window = window
-        self._type_cache: Dict[str, Attributes] = {}
-        self._window_cache: Dict[tuple, Attributes] = {}
-        self._board_cache: Dict[str, tuple] = {}
-        self._thread_cache: Dict[tuple, FrozenSet[str]] = {}
+        self.known_attributes = known_attributes
         self._offsets = [o for o in range(-window, window + 1) if o != 0]
         self._prefixes = {o: "%+d:" % o for o in self._offsets}
+        self._type_cache: Dict[str, _TypeEntry] = {}
+        self._atom_cache: Dict[tuple, Dict[int, Attributes]] = {}
+        self._position_cache: Dict[tuple, Attributes] = {}
+        self._thread_cache: Dict[tuple, FrozenSet[str]] = {}
+        self._users_index = None
+        self._bias = self._known(["bias"])
+        self._pads = {o: self._known(["%+d:pad" % o]) for o in self._offsets}
 
     def __getstate__(self):
         # Caches and corpus statistics belong to one run, not to a saved model.
-        return {"stats": None, "window": self.window}
+        return {"stats": None, "window": self.window, "known_attributes": self.known_attributes}
 
     def __setstate__(self, state):
         self.__init__(**state)
+
+    def _known(self, attributes: Attributes) -> Attributes:
+        known = self.known_attributes
+        if known is None:
+            return attributes
+        return [a for a in attributes if a in known]
 
     # -- per token type -------------------------------------------------------------
     def type_features(self, token: str) -> Features:
         """Every feature of a token that does not depend on its post."""
         lower = token.lower()
         features = surface_features(token)
-        features.update(lexicon_features(lower, _wordlists(), _indexes()))
+        features.update(lexicon_features(word_lists_index(FUZZY_LISTS).nearest(lower)))
         features["zipf"] = zipf_level(load_zipf().get(lower))
         features.update(name_frequency_features(
             first_name_level(load_first_name_shares().get(lower)),
@@ -241,91 +260,112 @@ class Featurizer:
             features.update(rank_features("border", *self.stats.border_rank(term)))
         return features
 
-    def _type_attributes(self, token: str) -> Attributes:
-        cached = self._type_cache.get(token)
-        if cached is None:
+    def _type_entry(self, token: str) -> _TypeEntry:
+        entry = self._type_cache.get(token)
+        if entry is None:
             if len(self._type_cache) >= _CACHE_LIMIT:
                 self._type_cache.clear()
-                self._window_cache.clear()
-            cached = self._type_cache[token] = to_attributes(self.type_features(token))
-        return cached
+            lower = token.lower()
+            entry = self._type_cache[token] = _TypeEntry(
+                self._by_offset(to_attributes(self.type_features(token))), lower, term_of(lower))
+        return entry
 
-    def _window_attributes(self, token: str, offset: int) -> Attributes:
-        key = (token, offset)
-        cached = self._window_cache.get(key)
+    def _by_offset(self, attributes: Attributes) -> Dict[int, Attributes]:
+        by_offset = {0: self._known(attributes)}
+        for offset, prefix in self._prefixes.items():
+            by_offset[offset] = self._known([prefix + a for a in attributes])
+        return by_offset
+
+    def _atom(self, key: tuple, make_features) -> Dict[int, Attributes]:
+        """A cached post-dependent attribute group, with its window copies."""
+        atom = self._atom_cache.get(key)
+        if atom is None:
+            if len(self._atom_cache) >= _CACHE_LIMIT:
+                self._atom_cache.clear()
+            atom = self._atom_cache[key] = self._by_offset(to_attributes(make_features()))
+        return atom
+
+    def _position_attributes(self, i: int, n: int, p_index: int, p_size: int) -> Attributes:
+        # Only distances up to the largest limit matter, so few distinct keys exist.
+        top, ptop = POSITION_LIMITS[-1], PARAGRAPH_LIMITS[-1]
+        key = (min(i, top), min(n - 1 - i, top), min(p_index, ptop),
+               min(p_size - 1 - p_index, ptop))
+        cached = self._position_cache.get(key)
         if cached is None:
-            prefix = self._prefixes[offset]
-            cached = self._window_cache[key] = [prefix + a for a in self._type_attributes(token)]
+            cached = self._position_cache[key] = self._known(to_attributes(position_features(
+                key[0], key[0] + key[1] + 1, key[2], key[2] + key[3] + 1)))
         return cached
 
     # -- per document ---------------------------------------------------------------
     def document_items(self, document) -> List[Attributes]:
         """One crfsuite attribute list per token."""
-        board_users, board_index = self._board_users(document.board)
         thread_variants = self._thread_variants(document)
+        board, author = document.board, document.author
         paragraph_sizes: Dict[int, int] = {}
         for pid in document.paragraph_ids:
             paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
 
-        # per token: the type-level key (None for pattern tokens) and post-level attributes
-        type_keys: List[Optional[str]] = []
-        context: List[Attributes] = []
+        entries: List[Optional[_TypeEntry]] = []
+        atoms: List[list] = []
         for token, pattern in zip(document.tokens, document.pattern_labels):
             if pattern:
-                type_keys.append(None)
-                context.append(["pattern:" + pattern])
+                entries.append(None)
+                atoms.append([self._atom(("pattern", pattern),
+                                         lambda: {"pattern": pattern})])
                 continue
-            type_keys.append(token)
-            lower = token.lower()
-            attributes = to_attributes(username_features(lower, board_users, thread_variants,
-                                                         board_index))
-            attributes += self._post_structure_attributes(document, lower)
-            context.append(attributes)
+            entry = self._type_entry(token)
+            entries.append(entry)
+            token_atoms = []
+            board_distance = self._board_distance(board, entry.lower)
+            in_thread = entry.lower in thread_variants
+            if board_distance is not None or in_thread:
+                token_atoms.append(self._atom(
+                    ("user", board_distance, in_thread),
+                    lambda: username_features(board_distance, in_thread)))
+            if self.stats is not None and entry.term is not None:
+                for kind, document_key in (("board", board), ("user", author)):
+                    if document_key:
+                        rank, size = self.stats.rank(kind, document_key, entry.term)
+                        if rank is not None:
+                            token_atoms.append(self._atom(
+                                (kind, rank, size), lambda: rank_features(kind, rank, size)))
+            atoms.append(token_atoms)
 
         items: List[Attributes] = []
         paragraph_position: Dict[int, int] = {}
-        n = len(document.tokens)
+        n = len(entries)
+        offsets = self._offsets
         for i, pid in enumerate(document.paragraph_ids):
             p_index = paragraph_position.get(pid, 0)
             paragraph_position[pid] = p_index + 1
-            item = ["bias"]
-            if type_keys[i] is not None:
-                item += self._type_attributes(type_keys[i])
-            item += context[i]
-            item += to_attributes(position_features(i, n, p_index, paragraph_sizes[pid]))
-            for offset in self._offsets:
+            item = list(self._bias)
+            if entries[i] is not None:
+                item += entries[i].by_offset[0]
+            for atom in atoms[i]:
+                item += atom[0]
+            item += self._position_attributes(i, n, p_index, paragraph_sizes[pid])
+            for offset in offsets:
                 j = i + offset
                 if 0 <= j < n:
-                    if type_keys[j] is not None:
-                        item += self._window_attributes(type_keys[j], offset)
-                    prefix = self._prefixes[offset]
-                    item += [prefix + a for a in context[j]]
+                    if entries[j] is not None:
+                        item += entries[j].by_offset[offset]
+                    for atom in atoms[j]:
+                        item += atom[offset]
                 else:
-                    item.append("%+d:pad" % offset)
+                    item += self._pads[offset]
             items.append(item)
         return items
 
-    def _post_structure_attributes(self, document, lower: str) -> Attributes:
-        """tf-idf rank buckets of the term in the post's board and in its author's posts."""
-        if self.stats is None:
-            return []
-        term = term_of(lower)
-        if term is None:
-            return []
-        features: Features = {}
-        if document.board:
-            features.update(rank_features("board", *self.stats.rank("board", document.board, term)))
-        if document.author:
-            features.update(rank_features("user", *self.stats.rank("user", document.author, term)))
-        return to_attributes(features)
-
-    def _board_users(self, board: str):
-        if self.stats is None:
-            return frozenset(), None
-        if board not in self._board_cache:
-            users = frozenset(u.lower() for u in self.stats.board_users(board))
-            self._board_cache[board] = (users, FuzzyIndex(users) if users else None)
-        return self._board_cache[board]
+    def _board_distance(self, board: str, lower: str) -> Optional[int]:
+        """Distance (0, 1, 2) from the token to a username of the board, or None."""
+        if self.stats is None or not board:
+            return None
+        if self._users_index is None:
+            # One index over every username of the dump, boards as its lists: one query
+            # per token type, whatever the number of boards.
+            self._users_index = MultiListIndex(
+                {b: {u.lower() for u in users} for b, users in self.stats.users_by_board().items()})
+        return self._users_index.nearest(lower).get(board)
 
     def _thread_variants(self, document) -> FrozenSet[str]:
         authors = set()
@@ -342,11 +382,3 @@ class Featurizer:
                 variants |= username_variants(author)
             self._thread_cache[key] = frozenset(variants)
         return self._thread_cache[key]
-
-
-def _wordlists() -> Dict[str, FrozenSet[str]]:
-    return {name: load_wordlist(name) for name in WORDLISTS}
-
-
-def _indexes() -> Dict[str, FuzzyIndex]:
-    return {name: fuzzy_index(name) for name in FUZZY_LISTS}

@@ -26,9 +26,10 @@ sums of a polynomial hash modulo 2**64 (deleting character ``i`` gives
 ``P[i] + (h - P[i+1]) * B**-1``), which makes the build fast: about 0.2 s and 15-20 MB
 for a 50k-word list, 0.6 s for 150k words.
 
-Short tokens: a query shorter than ``SHORT_TOKEN_LENGTH`` (3) characters is only matched
-up to distance 1, since within distance 2 of a two-letter string lies almost every short
-word. Deletes are never taken down to the empty string; the only pairs that this loses
+Short tokens: an edit that changes half of a word is not a misspelling, and within
+distance 2 of a three- or four-letter token lie thousands of entries (which made short
+tokens the bulk of the query cost). So the distance allowed grows with the token's length
+(``DISTANCE_BY_LENGTH``): none below 3 characters, 1 for 3-4 characters, 2 from 5. Deletes are never taken down to the empty string; the only pairs that this loses
 are two single characters (``"a"`` is not reported at distance 1 from ``"b"``).
 Comparison is case-sensitive: the shipped lists are lower-case, so lower-case tokens
 before asking.
@@ -41,7 +42,8 @@ from typing import Iterable, Optional
 import jellyfish
 import numpy as np
 
-SHORT_TOKEN_LENGTH = 3   # queries shorter than this get at most distance 1
+# (shortest length, distance allowed from there on), longest first
+DISTANCE_BY_LENGTH = ((5, 2), (3, 1), (0, 0))
 PREFIX_LENGTH = 10       # deletes are taken of the first 10 characters only (see above)
 _ID_MASK = 0xFFFFFFFF
 _CHUNK_WORDS = 4096      # words hashed per numpy batch during the build
@@ -139,6 +141,7 @@ class FuzzyIndex:
         self.max_distance = max_distance
         self._words = sorted({w for w in words if w})
         self._exact = frozenset(self._words)
+        self._word_ids = {word: i for i, word in enumerate(self._words)}
         self._keys = self._build()
         # Text is Zipfian: most lookups repeat, so remember recent answers per index.
         self.distance = functools.lru_cache(maxsize=DISTANCE_CACHE_SIZE)(self._distance)
@@ -177,10 +180,12 @@ class FuzzyIndex:
         return keys
 
     def allowed_distance(self, token: str) -> int:
-        """Largest distance checked for this token (short tokens get at most 1)."""
-        if len(token) < SHORT_TOKEN_LENGTH:
-            return min(self.max_distance, 1)
-        return self.max_distance
+        """Largest distance checked for this token (see ``DISTANCE_BY_LENGTH``)."""
+        n = len(token)
+        for shortest, distance in DISTANCE_BY_LENGTH:
+            if n >= shortest:
+                return min(self.max_distance, distance)
+        return 0
 
     def _candidate_ids(self, token: str, limit: int) -> list[int]:
         """Ids of entries sharing a delete with ``token`` and within ``limit`` in length."""
@@ -223,9 +228,65 @@ class FuzzyIndex:
                     break
         return best
 
+    def within(self, token: str) -> list[tuple[int, int]]:
+        """``(entry id, distance)`` of every entry within the allowed distance of ``token``
+        (exact entries at 0); ``self.words[id]`` is the entry."""
+        limit = self.allowed_distance(token)
+        found = []
+        words = self._words
+        if token in self._exact:
+            found.append((self._word_ids[token], 0))
+        if limit == 0 or not token:
+            return found
+        for i in self._candidate_ids(token, limit):
+            if words[i] != token:
+                d = jellyfish.damerau_levenshtein_distance(token, words[i])
+                if d <= limit:
+                    found.append((i, d))
+        return found
+
+    @property
+    def words(self) -> list[str]:
+        return self._words
+
     def nbytes(self) -> int:
         """Bytes held by the numpy index arrays (word strings not counted)."""
         return self._keys.nbytes
+
+
+class MultiListIndex:
+    """Nearest distance to each of several word lists with ONE index query per token.
+
+    A feature extractor asks every list about every new token type; querying one index
+    over the union of the lists and sorting the verified matches by list is several times
+    faster than one query per list, with the same answers (verification is exact).
+    """
+
+    def __init__(self, lists: dict[str, Iterable[str]], max_distance: int = 2) -> None:
+        self.names = list(lists)
+        masks: dict[str, int] = {}
+        for bit, name in enumerate(self.names):
+            for word in lists[name]:
+                if word:
+                    masks[word] = masks.get(word, 0) | (1 << bit)
+        self.index = FuzzyIndex(masks, max_distance)
+        self._masks = [masks[word] for word in self.index.words]
+        self.nearest = functools.lru_cache(maxsize=DISTANCE_CACHE_SIZE)(self._nearest)
+
+    def nearest(self, token: str) -> dict[str, int]:
+        """List name -> smallest distance (0, 1 or 2) for the lists within reach."""
+        return self._nearest(token)  # replaced by the memoised version in __init__
+
+    def _nearest(self, token: str) -> dict[str, int]:
+        best: dict[int, int] = {}
+        for word_id, distance in self.index.within(token):
+            mask, bit = self._masks[word_id], 0
+            while mask:
+                if mask & 1 and distance < best.get(bit, 3):
+                    best[bit] = distance
+                mask >>= 1
+                bit += 1
+        return {self.names[bit]: d for bit, d in best.items()}
 
 
 @functools.lru_cache(maxsize=None)
@@ -234,3 +295,11 @@ def fuzzy_index(name: str, max_distance: int = 2) -> FuzzyIndex:
     from mmbdeid.lexicon import load_wordlist
 
     return FuzzyIndex(load_wordlist(name), max_distance)
+
+
+@functools.lru_cache(maxsize=None)
+def word_lists_index(names: tuple, max_distance: int = 2) -> MultiListIndex:
+    """The (cached) MultiListIndex of shipped word lists."""
+    from mmbdeid.lexicon import load_wordlist
+
+    return MultiListIndex({name: load_wordlist(name) for name in names}, max_distance)

@@ -87,6 +87,7 @@ class NameTagger:
         self.metadata_["training_documents"] = len(y)
         self._tagger = None
         self._known_labels = None
+        self._known_attributes = None
         return self
 
     # -- tagging --------------------------------------------------------------------
@@ -112,13 +113,37 @@ class NameTagger:
         marginal = tagger.marginal
         return [{label: marginal(label, i) for label in wanted} for i in range(len(items))]
 
+    def name_marginals(self, items: List[List[str]]) -> List[tuple]:
+        """(P(NAME), P(USER)) per token: the scrubbing hot path, no dict per token."""
+        if not items:
+            return []
+        tagger = self._crf_tagger()
+        known = self._labels()
+        tagger.set(pycrfsuite.ItemSequence(items))
+        marginal = tagger.marginal
+        name, user = "NAME" in known, "USER" in known
+        return [(marginal("NAME", i) if name else 0.0, marginal("USER", i) if user else 0.0)
+                for i in range(len(items))]
+
+    def known_attributes(self) -> frozenset:
+        """The attributes the model has a weight for (with L1 regularisation, a small part
+        of those the features produce; the rest cannot change a marginal)."""
+        if getattr(self, "_known_attributes", None) is None:
+            self._known_attributes = frozenset(
+                attribute for attribute, _ in self._crf_tagger().info().state_features)
+        return self._known_attributes
+
+    def featurizer(self, stats=None) -> Featurizer:
+        """A featurizer for tagging with this model: its window, only its attributes."""
+        return Featurizer(stats, window=self.window, known_attributes=self.known_attributes())
+
     def _labels(self) -> List[str]:
         if getattr(self, "_known_labels", None) is None:
             self._known_labels = list(self._crf_tagger().labels())
         return self._known_labels
 
     def predict_marginals(self, documents: Sequence, stats=None) -> List[List[Dict[str, float]]]:
-        featurizer = Featurizer(stats, window=self.window)
+        featurizer = self.featurizer(stats)
         return [self.marginals_from_items(featurizer.document_items(d)) for d in documents]
 
     def predict_name_proba(self, documents: Sequence, stats=None) -> List[List[float]]:
@@ -137,6 +162,7 @@ class NameTagger:
         state = dict(self.__dict__)
         state.pop("_tagger", None)
         state.pop("_known_labels", None)
+        state.pop("_known_attributes", None)
         return state
 
     def save(self, path: str) -> None:

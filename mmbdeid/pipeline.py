@@ -6,9 +6,7 @@ drug filter step -> text stitched back from the spans (``spans.replace_spans``).
 from typing import Iterable, List, Optional
 
 from .document import Document
-from .features import Featurizer
 from .lexicon import load_wordlist
-from .model import NAME_LABELS, name_probability
 from .spans import Span, replace_spans
 
 PATTERN_SCORE = 1.0
@@ -21,15 +19,15 @@ def pattern_spans(document: Document) -> List[Span]:
             for label, (start, end) in zip(document.pattern_labels, document.offsets) if label]
 
 
-def crf_name_spans(document: Document, marginals) -> List[Span]:
-    """One span per non-pattern token: the likelier of NAME/USER, scored P(NAME)+P(USER)."""
+def crf_name_spans(document: Document, name_marginals, floor: float = -1.0) -> List[Span]:
+    """A span per non-pattern token scoring above ``floor`` (default: every token): the
+    likelier of NAME/USER, scored P(NAME)+P(USER). ``name_marginals``: (P(NAME), P(USER))
+    per token."""
     spans = []
-    for (start, end), pattern, marginal in zip(document.offsets, document.pattern_labels,
-                                                marginals):
-        if pattern:
-            continue
-        label = "USER" if marginal.get("USER", 0.0) > marginal.get("NAME", 0.0) else "NAME"
-        spans.append(Span(label, start, end, name_probability(marginal)))
+    for (start, end), pattern, (p_name, p_user) in zip(document.offsets,
+                                                        document.pattern_labels, name_marginals):
+        if not pattern and p_name + p_user > floor:
+            spans.append(Span("USER" if p_user > p_name else "NAME", start, end, p_name + p_user))
     return spans
 
 
@@ -59,19 +57,20 @@ class Scrubber:
         self.stats = stats
         self.threshold = tagger.threshold if threshold is None else threshold
         self.drug_filter = drug_filter
-        self.featurizer = Featurizer(stats, window=tagger.window)
+        self.featurizer = tagger.featurizer(stats)
 
-    def candidate_spans(self, document: Document) -> List[Span]:
-        """Pattern spans and a scored span for every other token, before any threshold."""
-        marginals = self.tagger.marginals_from_items(
-            self.featurizer.document_items(document), NAME_LABELS)
-        spans = pattern_spans(document) + crf_name_spans(document, marginals)
+    def candidate_spans(self, document: Document, floor: float = -1.0) -> List[Span]:
+        """Pattern spans and a scored span for every other token scoring above ``floor``
+        (default: all of them), before any threshold."""
+        name_marginals = self.tagger.name_marginals(self.featurizer.document_items(document))
+        spans = pattern_spans(document) + crf_name_spans(document, name_marginals, floor)
         return sorted(spans, key=lambda s: s.start)
 
     def analyze(self, document: Document, threshold: Optional[float] = None) -> List[Span]:
         """The identifiers to remove, each with its label and probability."""
         threshold = self.threshold if threshold is None else threshold
-        spans = threshold_step(self.candidate_spans(document), threshold)
+        # Spans below the threshold are not even built: most tokens are not names.
+        spans = threshold_step(self.candidate_spans(document, floor=threshold), threshold)
         if self.drug_filter:
             spans = drug_filter_step(spans, document.text)
         return spans

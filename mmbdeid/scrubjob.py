@@ -93,11 +93,12 @@ def validate_only(dump: str, on_bad=None, quiet: bool = False) -> int:
 def scrub_dump(dump: str, output: str, fmt: str, model_path: str, map_ordered: MapOrdered,
                threshold: Optional[float] = None, spans_path: Optional[str] = None,
                stats_path: Optional[str] = None, rejects_path: Optional[str] = None,
-               quiet: bool = False, worker_args: Optional[Callable] = None) -> Summary:
+               quiet: bool = False, scrubber: Optional[Callable] = None) -> Summary:
     """Both passes; outputs appear only when everything succeeded.
 
-    ``worker_args(model_path, stats_path, threshold)`` turns the local paths into what the
-    engine's workers need to open them (the Dask engine ships file contents)."""
+    ``scrubber(model_path, stats_path, threshold)`` gives the ``(factory, args)`` of the
+    pass-2 function for the engine's workers (the Dask engine ships file contents); by
+    default :class:`ChunkScrubber` opens the local files."""
     started = time.monotonic()
     summary = Summary()
     with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
@@ -112,15 +113,15 @@ def scrub_dump(dump: str, output: str, fmt: str, model_path: str, map_ordered: M
             total = build_stats(dump, stats_path, map_ordered, rejects, quiet)
         summary.rejected = rejects.count if rejects else 0
 
-        args = (model_path, stats_path, threshold)
-        if worker_args is not None:
-            args = worker_args(*args)
+        factory, args = ChunkScrubber, (model_path, stats_path, threshold)
+        if scrubber is not None:
+            factory, args = scrubber(*args)
         progress = Progress("pass 2/2 scrubbing", total=total, quiet=quiet)
         posts = (record.fields for record in
                  read_posts(dump, on_bad=_ignore if rejects is not None else None))
         with atomic_output(output) as out, _optional_output(spans_path) as spans_out:
             writer = RecordWriter(out, fmt)
-            for chunk, results in map_ordered(ChunkScrubber, args, chunked(posts)):
+            for chunk, results in map_ordered(factory, args, chunked(posts)):
                 for fields, (text, spans, n_tokens) in zip(chunk, results):
                     writer.write(dict(fields, text=text))
                     summary.posts += 1

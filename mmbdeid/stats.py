@@ -279,6 +279,14 @@ class CorpusStats:
                 "SELECT DISTINCT author FROM thread_author WHERE board = ?", (board,)))
         return users
 
+    def users_by_board(self) -> Dict[str, FrozenSet[str]]:
+        """Every board's usernames (the author field)."""
+        boards: Dict[str, set] = {}
+        for board, author in self.connection.execute(
+                "SELECT DISTINCT board, author FROM thread_author"):
+            boards.setdefault(board, set()).add(author)
+        return {board: frozenset(users) for board, users in boards.items()}
+
     def thread_users(self, board: str, thread: str) -> FrozenSet[str]:
         key = (board, thread)
         users = self._thread_users.get(key)

@@ -65,11 +65,27 @@ def test_to_attributes_matches_crfsuite_naming(features, expected):
         pycrfsuite.ItemSequence([to_attributes(features)]).items()
 
 
-def test_username_features():
-    features = username_features("kay", frozenset({"kaygirl"}), frozenset({"kay", "girl"}), None)
-    assert features == {"in:thread_users": 1.0}
-    assert "in:board_users" in username_features("kaygirl", frozenset({"kaygirl"}),
-                                                 frozenset(), None)
+@pytest.mark.parametrize("board_distance, in_thread, expected", [
+    (None, True, {"in:thread_users": 1.0}),
+    (0, False, {"in:board_users": 1.0}),
+    (2, True, {"near2:board_users": 1.0, "in:thread_users": 1.0}),
+    (None, False, {}),
+])
+def test_username_features(board_distance, in_thread, expected):
+    assert username_features(board_distance, in_thread) == expected
+
+
+def test_board_usernames_and_their_misspellings_are_found():
+    from mmbdeid.stats import CorpusStats
+    posts = [("bc", "t1", "kaygirl", "hello all"), ("ra", "t2", "hippie96321", "hi")]
+    stats = CorpusStats.build(Document.from_text(text, board=b, thread=t, author=a)
+                              for b, t, a, text in posts)
+    document = Document.from_text("kaygirl and kaygril and hippie96321", board="bc",
+                                  thread="t9", author="someone")
+    items = [set(item) for item in Featurizer(stats).document_items(document)]
+    assert "in:board_users" in items[0]
+    assert "near1:board_users" in items[2]
+    assert not any("board_users" in a for a in items[4] if not a[0] in "+-")  # other board
 
 
 def test_document_items_have_window_and_lexicons():

@@ -20,12 +20,13 @@ def index():
     ("katharin", 2),        # substitution + deletion
     ("tamoxifne", 1),       # transposition past the indexed prefix
     ("tamoxxifenn", 2),     # two insertions
-    ("mxrq", 2),            # two substitutions
-    ("joe", 1),
-    ("xo", 1),              # short token: distance 1 still checked
-    ("ja", 1),
-    ("ab", None),           # short token: distance 2 not checked
-    ("john", 2),            # jo + two insertions
+    ("mxrqy", 2),           # mary with a substitution and an insertion, 5 characters
+    ("grxxe", 2),           # two substitutions, 5 characters: distance 2 checked
+    ("mxrq", None),         # two substitutions, but 4 characters: only distance 1 checked
+    ("joe", 1),             # 3 characters: distance 1 checked
+    ("xo", None),           # 2 characters: only exact membership
+    ("ja", None),
+    ("john", None),         # jo + two insertions, 4 characters
     ("peter", None),        # farther than 2
     ("elizabeth", None),
     ("", None),
