@@ -150,16 +150,18 @@ def position_features(index: int, length: int, paragraph_index: int,
     return features
 
 
+def rank_buckets(rank: Optional[int], size: int) -> tuple:
+    """The names of the cumulative rank buckets a rank falls in (``top10``, ``top1%``, ...)."""
+    if rank is None:
+        return ()
+    return tuple(name for name, absolute, share in RANK_LIMITS
+                 if (absolute is not None and rank < absolute)
+                 or (share is not None and rank < max(1, size * share)))
+
+
 def rank_features(prefix: str, rank: Optional[int], size: int) -> Features:
     """Cumulative rank buckets, e.g. ``board:top10`` and ``board:top1%`` both set."""
-    if rank is None:
-        return {}
-    features: Features = {}
-    for name, absolute, share in RANK_LIMITS:
-        if (absolute is not None and rank < absolute) or \
-                (share is not None and rank < max(1, size * share)):
-            features["%s:%s" % (prefix, name)] = 1.0
-    return features
+    return {"%s:%s" % (prefix, name): 1.0 for name in rank_buckets(rank, size)}
 
 
 def username_features(board_distance: Optional[int], in_thread: bool) -> Features:
@@ -178,7 +180,7 @@ def username_features(board_distance: Optional[int], in_thread: bool) -> Feature
 Attributes = List[str]
 # Positional features describe the token's own place; they are not repeated for neighbours.
 _POSITIONAL_PREFIXES = ("start<", "end<", "pstart<", "pend<")
-_CACHE_LIMIT = 500_000     # token types; the cache is emptied when full, so memory stays flat
+_CACHE_LIMIT = 100_000     # entries per cache; emptied when full, so memory stays flat
 
 
 def to_attributes(features: Features) -> Attributes:
@@ -190,13 +192,16 @@ def to_attributes(features: Features) -> Attributes:
 
 class _TypeEntry:
     """What a token type contributes wherever it occurs: its attributes for itself
-    (``by_offset[0]``) and as each neighbour, its lower-case form and statistics term."""
-    __slots__ = ("by_offset", "lower", "term")
+    (``by_offset[0]``) and as each neighbour, its lower-case form, statistics term, and
+    distance to the usernames of each board within reach."""
+    __slots__ = ("by_offset", "lower", "term", "board_user_distances")
 
-    def __init__(self, by_offset: Dict[int, Attributes], lower: str, term: Optional[str]):
+    def __init__(self, by_offset: Dict[int, Attributes], lower: str, term: Optional[str],
+                 board_user_distances: Dict[str, int]):
         self.by_offset = by_offset
         self.lower = lower
         self.term = term
+        self.board_user_distances = board_user_distances
 
 
 class Featurizer:
@@ -267,7 +272,8 @@ class Featurizer:
                 self._type_cache.clear()
             lower = token.lower()
             entry = self._type_cache[token] = _TypeEntry(
-                self._by_offset(to_attributes(self.type_features(token))), lower, term_of(lower))
+                self._by_offset(to_attributes(self.type_features(token))), lower, term_of(lower),
+                self._board_user_distances(lower))
         return entry
 
     def _by_offset(self, attributes: Attributes) -> Dict[int, Attributes]:
@@ -305,6 +311,7 @@ class Featurizer:
         for pid in document.paragraph_ids:
             paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
 
+        self._prefetch_new_types(document)
         entries: List[Optional[_TypeEntry]] = []
         atoms: List[list] = []
         for token, pattern in zip(document.tokens, document.pattern_labels):
@@ -316,7 +323,7 @@ class Featurizer:
             entry = self._type_entry(token)
             entries.append(entry)
             token_atoms = []
-            board_distance = self._board_distance(board, entry.lower)
+            board_distance = entry.board_user_distances.get(board)
             in_thread = entry.lower in thread_variants
             if board_distance is not None or in_thread:
                 token_atoms.append(self._atom(
@@ -325,10 +332,11 @@ class Featurizer:
             if self.stats is not None and entry.term is not None:
                 for kind, document_key in (("board", board), ("user", author)):
                     if document_key:
-                        rank, size = self.stats.rank(kind, document_key, entry.term)
-                        if rank is not None:
+                        buckets = rank_buckets(*self.stats.rank(kind, document_key, entry.term))
+                        if buckets:
                             token_atoms.append(self._atom(
-                                (kind, rank, size), lambda: rank_features(kind, rank, size)))
+                                (kind, buckets),
+                                lambda: {"%s:%s" % (kind, name): 1.0 for name in buckets}))
             atoms.append(token_atoms)
 
         items: List[Attributes] = []
@@ -356,16 +364,28 @@ class Featurizer:
             items.append(item)
         return items
 
-    def _board_distance(self, board: str, lower: str) -> Optional[int]:
-        """Distance (0, 1, 2) from the token to a username of the board, or None."""
-        if self.stats is None or not board:
-            return None
+    def _prefetch_new_types(self, document) -> None:
+        """Edit-distance lookups for all of the document's new token types in one batch."""
+        new = [token.lower() for token, pattern in zip(document.tokens, document.pattern_labels)
+               if not pattern and token not in self._type_cache]
+        if new:
+            word_lists_index(FUZZY_LISTS).prefetch(new)
+            if self.stats is not None:
+                self._username_index().prefetch(new)
+
+    def _username_index(self) -> MultiListIndex:
         if self._users_index is None:
             # One index over every username of the dump, boards as its lists: one query
             # per token type, whatever the number of boards.
             self._users_index = MultiListIndex(
                 {b: {u.lower() for u in users} for b, users in self.stats.users_by_board().items()})
-        return self._users_index.nearest(lower).get(board)
+        return self._users_index
+
+    def _board_user_distances(self, lower: str) -> Dict[str, int]:
+        """Board -> distance (0, 1, 2) from the token to a username of that board."""
+        if self.stats is None:
+            return {}
+        return self._username_index().nearest(lower)
 
     def _thread_variants(self, document) -> FrozenSet[str]:
         authors = set()

@@ -37,6 +37,7 @@ before asking.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Iterable, Optional
 
 import jellyfish
@@ -54,6 +55,15 @@ _BASE = 0x100000001B3                 # odd, so it has an inverse modulo 2**64
 _BASE_INV = pow(_BASE, -1, 1 << 64)
 _LENGTH_SALT = 0x9E3779B97F4A7C15     # mixes the delete's length into its hash
 _MIX = 0xBF58476D1CE4E5B9             # splitmix64 finaliser constant
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(token: str) -> str:
+    """Lone surrogates (from ``\\ud800`` JSON escapes) become U+FFFD: jellyfish, rightly,
+    refuses strings that are not valid Unicode text, and no list entry contains either."""
+    return _SURROGATE.sub("\ufffd", token) if not token.isascii() else token
 
 
 def _finalise_py(raw: int, length: int) -> int:
@@ -213,6 +223,7 @@ class FuzzyIndex:
         return self._distance(token)  # replaced by the memoised version in __init__
 
     def _distance(self, token: str) -> Optional[int]:
+        token = _without_surrogates(token)
         if token in self._exact:
             return 0
         limit = self.allowed_distance(token)
@@ -231,6 +242,7 @@ class FuzzyIndex:
     def within(self, token: str) -> list[tuple[int, int]]:
         """``(entry id, distance)`` of every entry within the allowed distance of ``token``
         (exact entries at 0); ``self.words[id]`` is the entry."""
+        token = _without_surrogates(token)
         limit = self.allowed_distance(token)
         found = []
         words = self._words
@@ -244,6 +256,47 @@ class FuzzyIndex:
                 if d <= limit:
                     found.append((i, d))
         return found
+
+    def within_many(self, tokens: list[str]) -> list[list[tuple[int, int]]]:
+        """``within`` for many tokens at once: the same answers, with the delete hashes of
+        all tokens computed by numpy and looked up in one ``searchsorted`` pair (the
+        per-token Python hashing otherwise dominates the cost of a query)."""
+        tokens = [_without_surrogates(t) for t in tokens]
+        results: list[list[tuple[int, int]]] = [[] for _ in tokens]
+        groups: dict[tuple[int, int], list[int]] = {}
+        for k, token in enumerate(tokens):
+            if token in self._exact:
+                results[k].append((self._word_ids[token], 0))
+            limit = self.allowed_distance(token)
+            if limit and token:
+                groups.setdefault((min(len(token), PREFIX_LENGTH), limit), []).append(k)
+        words, keys = self._words, self._keys
+        for (length, limit), members in groups.items():
+            text = "".join(tokens[k][:length] for k in members)
+            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            codes = codes.reshape(len(members), length).astype(np.uint64)
+            hashes = np.concatenate([h.reshape(len(members), -1).astype(np.uint64)
+                                     for h in _group_hashes(codes, limit)], axis=1)
+            query = hashes << np.uint64(32)
+            lo = np.searchsorted(keys, query.ravel(), side="left").reshape(query.shape)
+            hi = np.searchsorted(keys, (query | np.uint64(_ID_MASK)).ravel(),
+                                 side="right").reshape(query.shape)
+            rows, columns = np.nonzero(hi > lo)
+            found: dict[int, set] = {}
+            for row, column in zip(rows.tolist(), columns.tolist()):
+                found.setdefault(row, set()).update(
+                    (keys[lo[row, column]:hi[row, column]] & np.uint64(_ID_MASK)).tolist())
+            for row, ids in found.items():
+                token = tokens[members[row]]
+                n = len(token)
+                out = results[members[row]]
+                for i in ids:
+                    word = words[i]
+                    if word != token and abs(len(word) - n) <= limit:
+                        d = jellyfish.damerau_levenshtein_distance(token, word)
+                        if d <= limit:
+                            out.append((i, d))
+        return results
 
     @property
     def words(self) -> list[str]:
@@ -271,22 +324,33 @@ class MultiListIndex:
                     masks[word] = masks.get(word, 0) | (1 << bit)
         self.index = FuzzyIndex(masks, max_distance)
         self._masks = [masks[word] for word in self.index.words]
-        self.nearest = functools.lru_cache(maxsize=DISTANCE_CACHE_SIZE)(self._nearest)
+        self._cache: dict[str, dict[str, int]] = {}
 
     def nearest(self, token: str) -> dict[str, int]:
         """List name -> smallest distance (0, 1 or 2) for the lists within reach."""
-        return self._nearest(token)  # replaced by the memoised version in __init__
+        found = self._cache.get(token)
+        if found is None:
+            self.prefetch([token])
+            found = self._cache[token]
+        return found
 
-    def _nearest(self, token: str) -> dict[str, int]:
-        best: dict[int, int] = {}
-        for word_id, distance in self.index.within(token):
-            mask, bit = self._masks[word_id], 0
-            while mask:
-                if mask & 1 and distance < best.get(bit, 3):
-                    best[bit] = distance
-                mask >>= 1
-                bit += 1
-        return {self.names[bit]: d for bit, d in best.items()}
+    def prefetch(self, tokens: Iterable[str]) -> None:
+        """Answer many tokens in one batched index query (see ``FuzzyIndex.within_many``)."""
+        new = [t for t in dict.fromkeys(tokens) if t not in self._cache]
+        if not new:
+            return
+        if len(self._cache) + len(new) > DISTANCE_CACHE_SIZE:
+            self._cache.clear()   # bounded memory; text is Zipfian, the cache refills fast
+        for token, matches in zip(new, self.index.within_many(new)):
+            best: dict[int, int] = {}
+            for word_id, distance in matches:
+                mask, bit = self._masks[word_id], 0
+                while mask:
+                    if mask & 1 and distance < best.get(bit, 3):
+                        best[bit] = distance
+                    mask >>= 1
+                    bit += 1
+            self._cache[token] = {self.names[bit]: d for bit, d in best.items()}
 
 
 @functools.lru_cache(maxsize=None)

@@ -51,3 +51,28 @@ def test_shipped_list_loads():
     assert first is fuzzy_index("first_names")   # cached
     assert first.distance("mary") == 0
     assert first.distance("maryy") == 1
+
+
+@pytest.mark.parametrize("token", ["\ud800ab", "ma\udfffry", "\ud83d"])
+def test_lone_surrogates_do_not_crash(index, token):
+    assert index.distance(token) in (None, 1, 2)
+    assert index.within_many([token]) == [index.within(token)]
+
+
+def test_batched_queries_answer_like_single_ones():
+    import random
+    random.seed(1)
+    words = ["mary", "grace", "katherine", "jo", "tamoxifen", "elizabeth", "robert", "hope"]
+    tokens = []
+    for word in words * 20:
+        chars = list(word)
+        for _ in range(random.randint(0, 3)):
+            position = random.randrange(len(chars))
+            random.choice([lambda: chars.pop(position),
+                           lambda: chars.insert(position, random.choice("aeixyz")),
+                           lambda: chars.__setitem__(position, random.choice("xyzq"))])()
+        tokens.append("".join(chars))
+    tokens += ["", "a", "ab", "José", "maryjane"]
+    index = FuzzyIndex(words)
+    assert [sorted(m) for m in index.within_many(tokens)] == \
+        [sorted(index.within(t)) for t in tokens]
