@@ -354,14 +354,6 @@ class MultiListIndex:
 
 
 @functools.lru_cache(maxsize=None)
-def fuzzy_index(name: str, max_distance: int = 2) -> FuzzyIndex:
-    """The (cached) FuzzyIndex of a shipped word list, e.g. ``fuzzy_index("first_names")``."""
-    from mmbdeid.lexicon import load_wordlist
-
-    return FuzzyIndex(load_wordlist(name), max_distance)
-
-
-@functools.lru_cache(maxsize=None)
 def word_lists_index(names: tuple, max_distance: int = 2) -> MultiListIndex:
     """The (cached) MultiListIndex of shipped word lists."""
     from mmbdeid.lexicon import load_wordlist

@@ -186,7 +186,6 @@ class CorpusStats:
                                                   "WHERE kind = 'board'"):
             self.doc_sizes_[kind][doc] = size
         self._board_ranks: Dict[str, Dict[str, int]] = {}
-        self._board_users: Dict[str, FrozenSet[str]] = {}
         self._user_ranks = _LruCache(CACHE_ENTRIES // 100)
         self._thread_users = _LruCache(CACHE_ENTRIES // 10)
         self._terms = _LruCache(CACHE_ENTRIES)
@@ -271,13 +270,6 @@ class CorpusStats:
             entry = (row[0], row[1] or 0, row[2] or 0)
             self._terms.put(term, entry)
         return entry
-
-    def board_users(self, board: str) -> FrozenSet[str]:
-        users = self._board_users.get(board)
-        if users is None:
-            users = self._board_users[board] = frozenset(row[0] for row in self.connection.execute(
-                "SELECT DISTINCT author FROM thread_author WHERE board = ?", (board,)))
-        return users
 
     def users_by_board(self) -> Dict[str, FrozenSet[str]]:
         """Every board's usernames (the author field)."""

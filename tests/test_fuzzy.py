@@ -1,7 +1,7 @@
 """FuzzyIndex: Damerau-Levenshtein distance 0-2 through a deletion index."""
 import pytest
 
-from mmbdeid.fuzzy import FuzzyIndex, fuzzy_index
+from mmbdeid.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
 
 WORDS = ["mary", "grace", "katherine", "jo", "tamoxifen"]
 
@@ -46,11 +46,20 @@ def test_candidates_are_found_by_index_not_scan(index):
     assert "tamoxifen" not in index.candidates("marry")
 
 
-def test_shipped_list_loads():
-    first = fuzzy_index("first_names")
-    assert first is fuzzy_index("first_names")   # cached
-    assert first.distance("mary") == 0
-    assert first.distance("maryy") == 1
+def test_shipped_lists_index():
+    lists = word_lists_index(("first_names", "drugs"))
+    assert lists is word_lists_index(("first_names", "drugs"))   # cached
+    assert lists.nearest("mary") == {"first_names": 0}
+    assert lists.nearest("maryy")["first_names"] == 1
+    assert lists.nearest("tamoxifem")["drugs"] == 1
+
+
+def test_multi_list_index_gives_each_lists_nearest_distance():
+    lists = MultiListIndex({"names": ["mary", "grace"], "drugs": ["marinol", "mary"]})
+    assert lists.nearest("mary") == {"names": 0, "drugs": 0}
+    assert lists.nearest("grcae") == {"names": 1}
+    assert lists.nearest("marinoll") == {"drugs": 1}
+    assert lists.nearest("zzzzzz") == {}
 
 
 @pytest.mark.parametrize("token", ["\ud800ab", "ma\udfffry", "\ud83d"])

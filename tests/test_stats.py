@@ -36,7 +36,8 @@ def test_tfidf_uses_the_product_with_log_idf(stats):
 
 def test_user_ranks_and_usernames(stats):
     assert stats.rank("user", "tiger", "sue")[0] is not None
-    assert stats.board_users("bc") == {"kaygirl", "boo"}
+    assert stats.users_by_board() == {"bc": {"kaygirl", "boo"}, "ra": {"tiger"},
+                                      "dm": {"tiger"}}
     assert stats.thread_users("ra", "t2") == {"tiger"}
 
 
@@ -55,7 +56,7 @@ def lookups(stats):
     return ([stats.rank("board", b, t) for b in ("bc", "ra", "dm", "xx") for t in terms]
             + [stats.rank("user", u, t) for u in ("kaygirl", "boo", "tiger") for t in terms]
             + [stats.border_rank(t) for t in terms] + [stats.capitalisation(t) for t in terms]
-            + [stats.board_users(b) for b in ("bc", "ra")] + [stats.thread_users("bc", "t1")])
+            + [stats.users_by_board()] + [stats.thread_users("bc", "t1")])
 
 
 def documents():
