@@ -61,9 +61,10 @@ class ChunkScrubber:
 
     def __call__(self, posts: Sequence[dict]) -> List[Tuple[str, list, int]]:
         from .spans import replace_spans
+        documents = [Document.from_post(fields) for fields in posts]
+        self.scrubber.featurizer.prefetch(documents)
         results = []
-        for fields in posts:
-            document = Document.from_post(fields)
+        for fields, document in zip(posts, documents):
             spans = self.scrubber.analyze(document)
             results.append((replace_spans(fields["text"], spans), spans, len(document)))
         return results

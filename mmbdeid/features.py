@@ -311,7 +311,7 @@ class Featurizer:
         for pid in document.paragraph_ids:
             paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
 
-        self._prefetch_new_types(document)
+        self.prefetch([document])
         entries: List[Optional[_TypeEntry]] = []
         atoms: List[list] = []
         for token, pattern in zip(document.tokens, document.pattern_labels):
@@ -364,9 +364,11 @@ class Featurizer:
             items.append(item)
         return items
 
-    def _prefetch_new_types(self, document) -> None:
-        """Edit-distance lookups for all of the document's new token types in one batch."""
-        new = [token.lower() for token, pattern in zip(document.tokens, document.pattern_labels)
+    def prefetch(self, documents) -> None:
+        """Edit-distance lookups for the new token types of many documents in one batch (the
+        batched index query has a fixed cost per call, so larger batches are cheaper)."""
+        new = [token.lower() for document in documents
+               for token, pattern in zip(document.tokens, document.pattern_labels)
                if not pattern and token not in self._type_cache]
         if new:
             word_lists_index(FUZZY_LISTS).prefetch(new)

@@ -42,6 +42,8 @@ from typing import Iterable, Optional
 
 import jellyfish
 import numpy as np
+from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.process import cdist
 
 # (shortest length, distance allowed from there on), longest first
 DISTANCE_BY_LENGTH = ((5, 2), (3, 1), (0, 0))
@@ -152,6 +154,7 @@ class FuzzyIndex:
         self._words = sorted({w for w in words if w})
         self._exact = frozenset(self._words)
         self._word_ids = {word: i for i, word in enumerate(self._words)}
+        self._lengths = np.array([len(word) for word in self._words], dtype=np.int64)
         self._keys = self._build()
         # Text is Zipfian: most lookups repeat, so remember recent answers per index.
         self.distance = functools.lru_cache(maxsize=DISTANCE_CACHE_SIZE)(self._distance)
@@ -258,9 +261,10 @@ class FuzzyIndex:
         return found
 
     def within_many(self, tokens: list[str]) -> list[list[tuple[int, int]]]:
-        """``within`` for many tokens at once: the same answers, with the delete hashes of
-        all tokens computed by numpy and looked up in one ``searchsorted`` pair (the
-        per-token Python hashing otherwise dominates the cost of a query)."""
+        """``within`` for many tokens at once, with the same answers: the delete hashes of
+        all tokens are computed by numpy and looked up in one ``searchsorted`` pair, the
+        candidates gathered with array operations, and each token's candidates verified in
+        one rapidfuzz call (C++) instead of one Python-level call per candidate."""
         tokens = [_without_surrogates(t) for t in tokens]
         results: list[list[tuple[int, int]]] = [[] for _ in tokens]
         groups: dict[tuple[int, int], list[int]] = {}
@@ -270,33 +274,44 @@ class FuzzyIndex:
             limit = self.allowed_distance(token)
             if limit and token:
                 groups.setdefault((min(len(token), PREFIX_LENGTH), limit), []).append(k)
-        words, keys = self._words, self._keys
         for (length, limit), members in groups.items():
-            text = "".join(tokens[k][:length] for k in members)
-            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-            codes = codes.reshape(len(members), length).astype(np.uint64)
-            hashes = np.concatenate([h.reshape(len(members), -1).astype(np.uint64)
-                                     for h in _group_hashes(codes, limit)], axis=1)
-            query = hashes << np.uint64(32)
-            lo = np.searchsorted(keys, query.ravel(), side="left").reshape(query.shape)
-            hi = np.searchsorted(keys, (query | np.uint64(_ID_MASK)).ravel(),
-                                 side="right").reshape(query.shape)
-            rows, columns = np.nonzero(hi > lo)
-            found: dict[int, set] = {}
-            for row, column in zip(rows.tolist(), columns.tolist()):
-                found.setdefault(row, set()).update(
-                    (keys[lo[row, column]:hi[row, column]] & np.uint64(_ID_MASK)).tolist())
-            for row, ids in found.items():
-                token = tokens[members[row]]
-                n = len(token)
-                out = results[members[row]]
-                for i in ids:
-                    word = words[i]
-                    if word != token and abs(len(word) - n) <= limit:
-                        d = jellyfish.damerau_levenshtein_distance(token, word)
-                        if d <= limit:
-                            out.append((i, d))
+            self._verify_group([tokens[k] for k in members], length, limit,
+                               [results[k] for k in members])
         return results
+
+    def _verify_group(self, group: list[str], length: int, limit: int, out: list[list]) -> None:
+        """Candidates of tokens of one indexed length and limit, verified into ``out``."""
+        keys, words = self._keys, self._words
+        text = "".join(token[:length] for token in group)
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        codes = codes.reshape(len(group), length).astype(np.uint64)
+        query = np.concatenate([h.reshape(len(group), -1).astype(np.uint64)
+                                for h in _group_hashes(codes, limit)], axis=1) << np.uint64(32)
+        lo = np.searchsorted(keys, query.ravel(), side="left")
+        hi = np.searchsorted(keys, (query | np.uint64(_ID_MASK)).ravel(), side="right")
+        hit = np.nonzero(hi > lo)[0]
+        if hit.size == 0:
+            return
+        starts, counts = lo[hit], (hi - lo)[hit]
+        owners = np.repeat(hit // query.shape[1], counts)
+        # every index position of every hit range, without a Python loop
+        positions = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) \
+            + np.repeat(starts, counts)
+        ids = (keys[positions] & np.uint64(_ID_MASK)).astype(np.int64)
+        pairs = np.unique(owners * len(words) + ids)
+        owners, ids = pairs // len(words), pairs % len(words)
+        token_lengths = np.array([len(token) for token in group])
+        keep = np.abs(self._lengths[ids] - token_lengths[owners]) <= limit
+        owners, ids = owners[keep], ids[keep]
+        bounds = np.searchsorted(owners, np.arange(len(group) + 1))
+        for row in range(len(group)):
+            row_ids = ids[bounds[row]:bounds[row + 1]].tolist()
+            if not row_ids:
+                continue
+            distances = cdist([group[row]], [words[i] for i in row_ids],
+                              scorer=DamerauLevenshtein.distance, score_cutoff=limit)[0]
+            out[row].extend((i, int(d)) for i, d in zip(row_ids, distances.tolist())
+                            if 0 < d <= limit)
 
     @property
     def words(self) -> list[str]:

@@ -120,18 +120,30 @@ _REDDIT_USER = re.compile(r"(?<![\w/])/?[uU]/[A-Za-z0-9_-]{3,20}(?![\w-])")
 
 # --- public -----------------------------------------------------------------------------
 
+# Necessary conditions, checked first because most posts contain no identifier at all and
+# the full expressions are the costly part of tokenising: a phone has at least 10 digits.
+_TEN_DIGITS = re.compile(r"\d(?:\D*\d){9}")
+
+
 def _candidates(text: str) -> Iterator[Span]:
-    for match in _EMAIL.finditer(text):
-        yield Span("EMAIL", match.start(), match.end(), 1.0)
-    for match in _URL.finditer(text):
-        url = _trim_url(match.group())
-        if url:
-            yield Span("URL", match.start(), match.start() + len(url), 1.0)
-    for match in _PHONE.finditer(text):
-        if _phone_digit_count_ok(match.group()):
-            yield Span("PHONE", match.start(), match.end(), 1.0)
-    for pattern in (_AT_HANDLE, _REDDIT_USER):
-        for match in pattern.finditer(text):
+    has_at = "@" in text
+    if has_at:
+        for match in _EMAIL.finditer(text):
+            yield Span("EMAIL", match.start(), match.end(), 1.0)
+    if "." in text or "://" in text:
+        for match in _URL.finditer(text):
+            url = _trim_url(match.group())
+            if url:
+                yield Span("URL", match.start(), match.start() + len(url), 1.0)
+    if _TEN_DIGITS.search(text):
+        for match in _PHONE.finditer(text):
+            if _phone_digit_count_ok(match.group()):
+                yield Span("PHONE", match.start(), match.end(), 1.0)
+    if has_at:
+        for match in _AT_HANDLE.finditer(text):
+            yield Span("USER", match.start(), match.end(), 1.0)
+    if "u/" in text or "U/" in text:
+        for match in _REDDIT_USER.finditer(text):
             yield Span("USER", match.start(), match.end(), 1.0)
 
 
