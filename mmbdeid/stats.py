@@ -37,7 +37,7 @@ SCHEMA_VERSION = "3"
 # A token after one of these (or at a paragraph start) opens a sentence: its capital says
 # nothing about it being a name.
 SENTENCE_OPENERS = frozenset(".!?:;\"“”()[]…-–—*•>")
-FLUSH_ENTRIES = 1_000_000     # counts held in memory before they are added to SQLite
+FLUSH_ENTRIES = 300_000       # counts held in memory before they are added to SQLite
 CACHE_ENTRIES = 200_000       # per lookup cache of CorpusStats
 
 
@@ -114,6 +114,8 @@ class StatsBuilder:
         # The file is private until it is renamed into place, so durability is not needed.
         self.connection.execute("PRAGMA journal_mode = OFF")
         self.connection.execute("PRAGMA synchronous = OFF")
+        # Sorts and temporary tables of the ranking go to disk, not memory.
+        self.connection.execute("PRAGMA temp_store = FILE")
         self.flush_entries = flush_entries
         self.pending = PartialCounts()
         self.n_posts = 0
