@@ -315,7 +315,9 @@ FEATURE_GROUPS = [
     "suffixes", "word-list membership", "Damerau-Levenshtein distance 1/2 membership",
     "wordfreq Zipf level", "board and thread username membership", "distance from message "
     "and paragraph start/end", "tf-idf rank buckets per board and per user",
-    "paragraph-border likelihood rank bucket", "all non-positional features of tokens -2..+2",
+    "paragraph-border likelihood rank bucket", "mid-sentence capitalisation share in the dump",
+    "census first-name share and surname rank crossed with Zipf level",
+    "all non-positional features of tokens -2..+2",
 ]
 
 

@@ -16,7 +16,7 @@ import threading
 from collections import deque
 from typing import Callable, Dict, Iterable, Iterator, Tuple
 
-from .engine import ChunkScrubber
+from .engine import ChunkScrubber, chunked
 from .errors import InputError
 
 CHUNKS_PER_PARTITION = 10
@@ -58,7 +58,7 @@ class DaskEngine:
         pending: deque = deque()
         limit = self._in_flight()
         try:
-            for partition in _partitions(chunks, CHUNKS_PER_PARTITION):
+            for partition in chunked(chunks, CHUNKS_PER_PARTITION):
                 future = self.client.submit(run_partition, factory, args, partition,
                                             pure=False)
                 pending.append((partition, future))
@@ -80,17 +80,6 @@ class DaskEngine:
             digest = hashlib.sha256(content).hexdigest()
             shipped += [digest, self.client.scatter(content, broadcast=True, hash=False)]
         return (RemoteChunkScrubber, tuple(shipped) + (threshold,))
-
-
-def _partitions(chunks: Iterable, size: int) -> Iterator[list]:
-    partition = []
-    for chunk in chunks:
-        partition.append(chunk)
-        if len(partition) >= size:
-            yield partition
-            partition = []
-    if partition:
-        yield partition
 
 
 def _results(partition, future) -> Iterator:

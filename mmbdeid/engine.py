@@ -88,10 +88,6 @@ def _run_in_worker(chunk):
     return _worker_function(chunk)
 
 
-def _identity(function):
-    return function
-
-
 # -- ordered parallel map --------------------------------------------------------------
 def ordered_map(factory: Callable, args: tuple, chunks: Iterable, jobs: int) -> Iterator:
     """``factory(*args)`` builds the per-process function; it is applied to every chunk,

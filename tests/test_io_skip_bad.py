@@ -6,14 +6,7 @@ import pytest
 
 from mmbdeid.errors import InputError
 from mmbdeid.io import BadRecord, Record, read_posts
-
-
-def write(tmp_path, name, content):
-    path = tmp_path / name
-    if isinstance(content, str):
-        content = content.encode("utf-8")
-    path.write_bytes(content)
-    return str(path)
+from test_io import write  # tests/ is on sys.path under pytest
 
 
 def read_skipping(path, fmt=None):
