@@ -365,7 +365,10 @@ class MultiListIndex:
                         best[bit] = distance
                     mask >>= 1
                     bit += 1
-            self._cache[token] = {self.names[bit]: d for bit, d in best.items()}
+            # in list order, whatever order the matches came in: features (and so trained
+            # models) must not depend on how the index was queried
+            self._cache[token] = {name: best[bit] for bit, name in enumerate(self.names)
+                                  if bit in best}
 
 
 @functools.lru_cache(maxsize=None)

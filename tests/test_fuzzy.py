@@ -85,3 +85,8 @@ def test_batched_queries_answer_like_single_ones():
     index = FuzzyIndex(words)
     assert [sorted(m) for m in index.within_many(tokens)] == \
         [sorted(index.within(t)) for t in tokens]
+
+
+def test_nearest_lists_come_in_list_order():
+    lists = MultiListIndex({"b": ["maryy"], "a": ["mary"], "c": ["marry"]})
+    assert list(lists.nearest("mary")) == ["b", "a", "c"]

@@ -46,6 +46,15 @@ def test_pickle_and_save_round_trip_give_the_same_marginals(fitted, tmp_path):
     assert loaded.get_params() == tagger.get_params()
 
 
+def test_joblib_round_trip(fitted, tmp_path):
+    joblib = pytest.importorskip("joblib")
+    tagger, documents, stats = fitted
+    path = tmp_path / "tagger.joblib"
+    joblib.dump(tagger, path)
+    assert joblib.load(path).predict_name_proba(documents, stats) == \
+        tagger.predict_name_proba(documents, stats)
+
+
 def test_predict_uses_threshold(fitted):
     tagger, documents, stats = fitted
     low = sum(l != "O" for doc in tagger.predict(documents, stats, threshold=0.001) for l in doc)
