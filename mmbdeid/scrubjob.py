@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
 from .engine import ChunkScrubber, chunked, count_chunk
-from .io import RecordWriter, atomic_output, atomic_path, read_posts
+from .io import RecordWriter, atomic_output, read_posts
 from .progress import Progress
-from .stats import CorpusStats, StatsBuilder
+from .stats import CorpusStats, StatsBuilder, build_store
 
 LABEL_ORDER = ("NAME", "USER", "EMAIL", "URL", "PHONE")
 
@@ -67,12 +67,12 @@ def build_stats(dump: str, stats_path: str, map_ordered: MapOrdered, on_bad=None
     ``stats_path``. Returns the number of posts read."""
     progress = Progress("pass 1/2 statistics", quiet=quiet)
     posts = (record.fields for record in read_posts(dump, on_bad=on_bad))
-    with atomic_path(stats_path) as temporary:
-        builder = StatsBuilder(temporary)
+    def fill(builder: StatsBuilder) -> None:
         for chunk, counts in map_ordered(_count_factory, (), chunked(posts)):
             builder.add_counts(counts)
             progress.update(len(chunk))
-        builder.finish().close()
+
+    build_store(fill, stats_path).close()
     progress.close()
     return progress.posts
 

@@ -23,7 +23,7 @@ functions.  :class:`CorpusStats` reads the finished store with bounded caches.
 import math
 import sqlite3
 from collections import Counter, OrderedDict
-from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
 
 from .errors import InputError
 from .io import atomic_path
@@ -196,17 +196,10 @@ class CorpusStats:
     def build(cls, documents: Iterable, path: Optional[str] = None) -> "CorpusStats":
         """Statistics of ``documents``: in memory, or with ``path`` built on disk beside it
         and renamed into place once complete."""
-        if path is None:
-            builder = StatsBuilder()
+        def fill(builder: StatsBuilder) -> None:
             for document in documents:
                 builder.add(document)
-            return builder.finish()
-        with atomic_path(path) as temporary:
-            builder = StatsBuilder(temporary)
-            for document in documents:
-                builder.add(document)
-            builder.finish().close()
-        return cls.load(path)
+        return build_store(fill, path)
 
     def close(self) -> None:
         self.connection.close()
@@ -293,6 +286,20 @@ class CorpusStats:
     def __getstate__(self):
         raise TypeError("CorpusStats holds a database connection: pass its file path to "
                         "other processes and load it there")
+
+
+def build_store(fill: Callable[[StatsBuilder], None], path: Optional[str] = None) -> CorpusStats:
+    """A finished store filled by ``fill(builder)``: in memory, or built on disk beside
+    ``path`` and renamed into place only once complete (a failed run leaves no file)."""
+    if path is None:
+        builder = StatsBuilder()
+        fill(builder)
+        return builder.finish()
+    with atomic_path(path) as temporary:
+        builder = StatsBuilder(temporary)
+        fill(builder)
+        builder.finish().close()
+    return CorpusStats.load(path)
 
 
 class _LruCache:
