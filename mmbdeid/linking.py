@@ -1,0 +1,416 @@
+"""Who is who: name mentions linked to the people of a board (papers 003/004).
+
+A pseudonym is only useful if it follows a person. The model finds name and username
+spans; this module turns them into *mentions* and links each mention to one person:
+
+- adjacent name tokens are one mention (``Mary Jane``, ``Arthur C. Clarke``);
+- a name in a greeting (``Hi Arhtur``, ``Jess, welcome``) is evidence for the author of the
+  post replied to (``parent``), a name in a sign-off (``Thanks Mary Jane``) for the post's
+  own author; a username mention is its user;
+- any other mention is resolved by name: exactly, then through variants — nicknames
+  (``Bob`` ~ ``Robert``, shipped ``nicknames`` list), initials (``MJ`` ~ ``Mary Jane``),
+  a part of a multi-word name (``Mary``), a misspelling within a small edit distance
+  (``Arhtur``, ``Arthr`` ~ ``Arthur``; never between two distinct known first names, so
+  ``Mark`` is not ``Mary``) and username variants (``maryjane_p`` ~ ``Mary Jane``);
+- names nobody on the board is linked to (a doctor, a husband) become people of their own,
+  grouped by the same variant rules.
+
+Two people who share a name within a scope (the thread, the board, or the whole dump:
+``--scope``) are not merged silently: the mention goes to the one who uses the name most,
+and a :class:`DuplicateName` warning says so, to be resolved in the mapping file
+(:mod:`mmbdeid.personmap`).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter, defaultdict
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+import jellyfish
+
+from .lexicon import load_nickname_groups, load_wordlist
+from .personmap import Person, PersonMap, name_key
+from .spans import Span
+from .usernames import username_variants
+
+SCOPES = ("thread", "board", "dump")
+PERSON_LABELS = ("NAME", "USER")
+
+# Between two name tokens of one name: spaces, or the dot of an initial ("C. Clarke").
+_NAME_GAP = re.compile(r"^(?:\.?[ \t]{1,2}|\.)$")
+_GREETING = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
+    r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b[\W_]*)?$",
+    re.IGNORECASE)
+SIGNOFF_MAX_WORDS = 3         # "Thanks so much Mary Jane", "Hugs and love, Jess"
+_WORD = re.compile(r"\w+")
+# A sign-off may also follow the last sentence on the same line: "Hope that helps! Robert",
+# "... for now - Jess", "I'm off, cheers Ron".
+_SIGNOFF_LEAD = re.compile(
+    r"(?:[.!?)\-~]|\b(?:thanks|thank\s+you|thx|cheers|love|hugs|regards|best|xo+|xx+|"
+    r"take\s+care|later|bye))[\W_]*$", re.IGNORECASE)
+
+
+class Mention(NamedTuple):
+    start: int
+    end: int
+    text: str
+    label: str      # NAME or USER
+    role: str       # "greeting", "signoff" or "" (anywhere else)
+
+
+class DuplicateName(NamedTuple):
+    """A name used by several people of one scope group; ``chosen`` got the mention."""
+    name: str
+    people: Tuple[str, ...]
+    group: str      # "thread t12", "board arthritis", "dump"
+    chosen: str
+
+    def message(self) -> str:
+        return ('"%s" could be %s (all in %s); used %s - edit the map to resolve'
+                % (self.name, " or ".join(self.people), self.group, self.chosen))
+
+
+# -- mentions --------------------------------------------------------------------------
+def merge_name_spans(text: str, spans: Iterable[Span]) -> List[Span]:
+    """Adjacent NAME spans joined into one (``Mary`` ``Jane`` -> ``Mary Jane``)."""
+    merged: List[Span] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        previous = merged[-1] if merged else None
+        if (previous is not None and span.label == "NAME" and previous.label == "NAME"
+                and _NAME_GAP.match(text[previous.end:span.start])):
+            merged[-1] = Span("NAME", previous.start, span.end, max(previous.score, span.score))
+        else:
+            merged.append(span)
+    return merged
+
+
+def mention_role(text: str, start: int, end: int) -> str:
+    """``greeting`` when only a greeting word precedes the mention on the post's first
+    line; ``signoff`` when the mention ends the post on its last line, after at most
+    ``SIGNOFF_MAX_WORDS`` words or after a sentence end or a closing word; else ``""``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[:line_start].strip() and _GREETING.match(text[line_start:start]):
+        return "greeting"
+    if not _WORD.search(text, end):
+        before = text[line_start:start]
+        if len(_WORD.findall(before)) <= SIGNOFF_MAX_WORDS or _SIGNOFF_LEAD.search(before):
+            return "signoff"
+    return ""
+
+
+def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
+    """The person mentions (NAME/USER spans, adjacent names merged) of a post's spans."""
+    return [Mention(s.start, s.end, text[s.start:s.end], s.label,
+                    mention_role(text, s.start, s.end))
+            for s in merge_name_spans(text, (s for s in spans if s.label in PERSON_LABELS))]
+
+
+# -- variants --------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _nickname_groups_by_name() -> Dict[str, frozenset]:
+    """Name -> the canonical names it is (a nickname of): ``bob`` -> {robert, ...}."""
+    groups: Dict[str, Set[str]] = defaultdict(set)
+    for canonical, nicks in load_nickname_groups().items():
+        groups[canonical].add(canonical)
+        for nick in nicks:
+            groups[nick].add(canonical)
+    return {name: frozenset(canonicals) for name, canonicals in groups.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _known_first_names() -> frozenset:
+    return load_wordlist("first_names") | load_wordlist("nicknames")
+
+
+def nickname_related(a: str, b: str) -> bool:
+    """Whether one name is a nickname of the other, or both of one name (``bob``,
+    ``robbie``). Two names that only share a nickname (``aaron``, ``ronald``: ``ron``)
+    are not."""
+    groups = _nickname_groups_by_name()
+    return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
+
+
+def initials(key: str) -> str:
+    """``mary jane`` -> ``mj``."""
+    return "".join(word[0] for word in key.split())
+
+
+def misspelling_distance(length: int) -> int:
+    """Edits allowed between a misspelling and a name of this length."""
+    return 0 if length < 4 else 1 if length < 8 else 2
+
+
+def is_misspelling(key: str, name: str) -> bool:
+    """``arhtur``/``arthr`` of ``arthur``: close in Damerau-Levenshtein distance, and not a
+    different real name (``mark`` is not a misspelling of ``mary``)."""
+    if key == name or " " in key or " " in name or key in _known_first_names():
+        return False
+    allowed = misspelling_distance(min(len(key), len(name)))
+    return (allowed > 0 and abs(len(key) - len(name)) <= allowed
+            and jellyfish.damerau_levenshtein_distance(key, name) <= allowed)
+
+
+class VariantIndex:
+    """Which people a name key may be a variant of, without comparing it to every name."""
+
+    def __init__(self, person_map: PersonMap):
+        self.exact: Dict[str, List[str]] = defaultdict(list)
+        self.by_nickname_group: Dict[str, List[str]] = defaultdict(list)
+        self.by_initials: Dict[str, List[str]] = defaultdict(list)
+        self.by_part: Dict[str, List[str]] = defaultdict(list)
+        self.by_username_variant: Dict[str, List[str]] = defaultdict(list)
+        self.by_first_letter: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
+        groups = _nickname_groups_by_name()
+        stop_words = load_wordlist("stop_words")
+        for person in person_map:
+            for key in person.names:
+                _add(self.exact, key, person.id)
+                if " " in key:
+                    _add(self.by_initials, initials(key), person.id)
+                    for part in key.split():
+                        if len(part) >= 2:
+                            _add(self.by_part, part, person.id)
+                else:
+                    for canonical in groups.get(key, ()):
+                        _add(self.by_nickname_group, canonical, person.id)
+                    self.by_first_letter[key[:1]].append((key, person.id))
+            for username in person.usernames:
+                _add(self.exact, name_key(username), person.id)
+                for variant in username_variants(username):
+                    if len(variant) >= 3 and variant not in stop_words:
+                        _add(self.by_username_variant, variant, person.id)
+
+    def exact_people(self, key: str) -> List[str]:
+        return self.exact.get(key, [])
+
+    def variant_people(self, key: str) -> List[str]:
+        """People one of whose names ``key`` is a variant of, in first-seen order."""
+        found: List[str] = []
+        if " " not in key:
+            for canonical in _nickname_groups_by_name().get(key, ()):
+                for person_id in self.by_nickname_group.get(canonical, ()):
+                    _add_unique(found, person_id)
+            if 2 <= len(key) <= 4:
+                for person_id in self.by_initials.get(key, ()):
+                    _add_unique(found, person_id)
+            for person_id in self.by_part.get(key, ()):
+                _add_unique(found, person_id)
+            for name, person_id in self.by_first_letter.get(key[:1], ()):
+                if is_misspelling(key, name):
+                    _add_unique(found, person_id)
+        for person_id in self.by_username_variant.get(key.replace(" ", ""), ()):
+            _add_unique(found, person_id)
+        return [p for p in found if p not in self.exact.get(key, ())]
+
+
+def _add(index: Dict[str, List[str]], key: str, person_id: str) -> None:
+    if person_id not in index[key]:
+        index[key].append(person_id)
+
+
+def _add_unique(found: List[str], person_id: str) -> None:
+    if person_id not in found:
+        found.append(person_id)
+
+
+# -- scope -----------------------------------------------------------------------------
+class ScopeIndex:
+    """Who posts where: the people of each thread and board, and each post's author."""
+
+    def __init__(self):
+        self.members: Dict[Tuple[str, str], Set[str]] = defaultdict(set)
+        self.author_of: Dict[str, str] = {}
+
+    def add_post(self, fields: dict) -> None:
+        author = _text(fields, "author")
+        self.author_of[_text(fields, "id")] = author
+        self.members[("thread", _text(fields, "thread"))].add(author)
+        self.members[("board", _text(fields, "board"))].add(author)
+
+    def group(self, fields: dict, scope: str) -> Tuple[str, str]:
+        return ("dump", "") if scope == "dump" else (scope, _text(fields, scope))
+
+    def in_group(self, username: str, group: Tuple[str, str]) -> bool:
+        return group[0] == "dump" or username in self.members.get(group, ())
+
+    def parent_author(self, fields: dict) -> Optional[str]:
+        parent = fields.get("parent")
+        return None if parent in (None, "") else self.author_of.get(str(parent))
+
+
+def _text(fields: dict, name: str) -> str:
+    value = fields.get(name)
+    return "" if value is None else str(value)
+
+
+def _group_label(group: Tuple[str, str]) -> str:
+    return "the dump" if group[0] == "dump" else "%s %s" % group
+
+
+# -- linking ---------------------------------------------------------------------------
+class Linker:
+    """Builds the person map of a dump from its posts and their detected spans.
+
+    Feed every post in dump order with :meth:`observe`; :meth:`person_map` then links the
+    names: greeting/sign-off evidence first, then every other mention by name. Memory grows
+    with the number of posts (post id -> author, for ``parent``) and distinct names.
+    """
+
+    def __init__(self, scope: str = "board"):
+        if scope not in SCOPES:
+            raise ValueError("scope must be one of %s" % ", ".join(SCOPES))
+        self.scope = scope
+        self.scopes = ScopeIndex()
+        self._authors: Dict[str, int] = {}                 # username -> first-post order
+        self._evidence: Counter = Counter()                 # (username, key) -> posts
+        self._unlinked: Dict[Tuple[str, str], Counter] = {} # (key, label) -> group -> posts
+        self._pending_greetings: List[Tuple[str, str]] = [] # (parent id, key)
+        self._forms: Dict[str, Counter] = defaultdict(Counter)
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        self.scopes.add_post(fields)
+        author = _text(fields, "author")
+        if author and author not in self._authors:
+            self._authors[author] = len(self._authors)
+        seen: Set[Tuple[str, str, str]] = set()
+        for mention in mentions_of(fields["text"], spans):
+            key = name_key(mention.text)
+            if not key:
+                continue
+            self._forms[key][mention.text] += 1
+            target = None
+            if mention.role == "signoff" and mention.label == "NAME":
+                target = author
+            elif mention.role == "greeting" and mention.label == "NAME":
+                target = self.scopes.parent_author(fields)
+                if target is None and fields.get("parent") not in (None, ""):
+                    self._pending_greetings.append((str(fields["parent"]), key))
+                    continue
+            marker = (target or "", key, mention.label)
+            if marker in seen:              # counts are posts, as in paper 003
+                continue
+            seen.add(marker)
+            if target:
+                self._evidence[(target, key)] += 1
+            else:
+                group = self.scopes.group(fields, self.scope)
+                self._unlinked.setdefault((key, mention.label), Counter())[group] += 1
+
+    def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None) -> PersonMap:
+        people = PersonMap()
+        for username in self._authors:
+            people.add(Person(people.next_id("U"), [username]))
+        by_username = {p.usernames[0]: p for p in people}
+        for parent_id, key in self._pending_greetings:
+            parent_author = self.scopes.author_of.get(parent_id)
+            if parent_author:
+                self._evidence[(parent_author, key)] += 1
+            else:
+                self._unlinked.setdefault((key, "NAME"), Counter())[("dump", "")] += 1
+        for (username, key), posts in self._evidence.items():
+            if username in by_username:
+                by_username[username].names[key] += posts
+        index = VariantIndex(people)
+        resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
+        # Most used names first, so a variant joins the name it is a variant of.
+        for (key, label), groups in sorted(self._unlinked.items(),
+                                           key=lambda item: -sum(item[1].values())):
+            for group, posts in groups.items():
+                person_id = resolver.resolve_in_group(key, label, group)
+                person = people[person_id]
+                if person.usernames and name_key(person.usernames[0]) == key:
+                    continue                      # the username itself, already listed
+                person.names[key] += posts
+                resolver.learn(key, person_id)
+        for person in people:
+            person.forms = {key: self._forms[key].most_common(1)[0][0]
+                            for key in person.names if key in self._forms}
+        return people
+
+
+class Resolver:
+    """The person of each mention, given the person map and who posts where.
+
+    Unknown names become new people (``P`` ids), so every mention gets someone.
+    """
+
+    def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
+                 warn: Optional[Callable[[DuplicateName], None]] = None,
+                 index: Optional[VariantIndex] = None):
+        self.people = people
+        self.scopes = scopes
+        self.scope = scope
+        self.warn = warn
+        self.index = index or VariantIndex(people)
+        self._warned: Set[Tuple[str, Tuple[str, str]]] = set()
+        self._cache: Dict[Tuple[str, str, Tuple[str, str]], str] = {}
+
+    def resolve(self, mention: Mention, fields: dict) -> str:
+        key = name_key(mention.text)
+        if mention.label == "NAME" and mention.role:
+            username = (_text(fields, "author") if mention.role == "signoff"
+                        else self.scopes.parent_author(fields))
+            person = self.people.by_username(username) if username else None
+            if person is not None and key in person.names:
+                return person.id
+        return self.resolve_in_group(key, mention.label, self.scopes.group(fields, self.scope))
+
+    def author(self, username: str) -> str:
+        """The person id of a post's author (a new person for an author the map lacks)."""
+        person = self.people.by_username(username)
+        if person is None:
+            person = self.people.add(Person(self.people.next_id("U"), [username]))
+            self.index = VariantIndex(self.people)
+            self._cache.clear()
+        return person.id
+
+    def resolve_in_group(self, key: str, label: str, group: Tuple[str, str]) -> str:
+        cache_key = (key, label, group)
+        person_id = self._cache.get(cache_key)
+        if person_id is None:
+            person_id = self._resolve(key, group)
+            self._cache[cache_key] = person_id
+        return person_id
+
+    def learn(self, key: str, person_id: str) -> None:
+        """``key`` is now a name of ``person_id`` (found while linking)."""
+        _add(self.index.exact, key, person_id)
+        person = self.people[person_id]
+        if " " in key:
+            _add(self.index.by_initials, initials(key), person_id)
+            for part in key.split():
+                _add(self.index.by_part, part, person_id)
+        else:
+            for canonical in _nickname_groups_by_name().get(key, ()):
+                _add(self.index.by_nickname_group, canonical, person_id)
+            if (key, person_id) not in self.index.by_first_letter[key[:1]]:
+                self.index.by_first_letter[key[:1]].append((key, person_id))
+        person.names.setdefault(key, 0)
+        self._cache = {k: v for k, v in self._cache.items() if k[0] != key}
+
+    def _resolve(self, key: str, group: Tuple[str, str]) -> str:
+        for candidates in (self.index.exact_people(key), self.index.variant_people(key)):
+            if candidates:
+                return self._pick(key, candidates, group)
+        person = self.people.add(Person(self.people.next_id("P"), []))
+        self.learn(key, person.id)
+        person.names[key] = 0
+        return person.id
+
+    def _pick(self, key: str, candidates: List[str], group: Tuple[str, str]) -> str:
+        """The candidate in scope who uses the name most; a warning if several are in
+        scope (people without a username, never posting, are in every scope)."""
+        in_scope = [p for p in candidates if self._in_group(p, group)]
+        pool = in_scope or candidates
+        chosen = max(pool, key=lambda p: (self.people[p].names.get(key, 0),
+                                          -self.people.order(p)))
+        if len(pool) > 1 and self.warn and (key, group) not in self._warned:
+            self._warned.add((key, group))
+            self.warn(DuplicateName(key, tuple(pool), _group_label(group), chosen))
+        return chosen
+
+    def _in_group(self, person_id: str, group: Tuple[str, str]) -> bool:
+        usernames = self.people[person_id].usernames
+        return not usernames or any(self.scopes.in_group(u, group) for u in usernames)

@@ -1,0 +1,159 @@
+"""The person map: who is called what, as a text file a person can edit (paper 003, Fig. 3).
+
+One person per line: their identifier, their board usernames (``@name``), then the names
+they are called by, most used first, each with the number of posts it was found in::
+
+    U12 | @arthur_k | Arthur (5) | Arhtur (1) | Arthr (1)
+    U43 | @mj_poe | Mary Jane (3) | MJ (1) | Mary (1)
+    P3 | Lindqvist (2)
+
+``U`` people post on the board; ``P`` people are only mentioned (a doctor, a husband).
+Edit freely: delete a wrong name, move a name to another line, add a missed one (the count
+may be left out), rename an identifier. ``#`` lines are comments. The file links
+pseudonyms to real names, so it is as secret as the raw dump.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import IO, Dict, Iterator, List, Optional
+
+from .errors import InputError
+
+HEADER = """\
+# mmbdeid person map. SECRET: it links pseudonyms to real names and usernames.
+# Keep it with the raw dump, never with scrubbed output; do not share or commit it.
+# One person per line: ID | @username | name (posts) | ...  Edit freely, then
+# apply it with: mmbdeid scrub DUMP -o OUT --mode pseudonym --map THIS_FILE
+"""
+_ID = re.compile(r"^[A-Za-z][\w-]*$")
+_ID_NUMBER = re.compile(r"^([A-Za-z]+)(\d+)$")
+_COUNT = re.compile(r"\s*\((\d+)\)$")
+_SPACED_LETTERS = re.compile(r"^(?:\w )+\w$")
+_EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
+
+
+def name_key(text: str) -> str:
+    """How names are compared: case-folded, letters of a spaced-out name joined
+    (``R o b e r t`` -> ``robert``), edge punctuation dropped, inner spaces single;
+    an initial's dot is dropped (``Arthur C. Clarke`` -> ``arthur c clarke``)."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if _SPACED_LETTERS.match(text):
+        text = text.replace(" ", "")
+    text = _EDGE_PUNCTUATION.sub("", text.replace(".", " "))
+    return " ".join(text.casefold().split())
+
+
+@dataclass
+class Person:
+    id: str
+    usernames: List[str]
+    names: Counter = field(default_factory=Counter)      # name key -> posts
+    forms: Dict[str, str] = field(default_factory=dict)  # name key -> how it is written
+
+
+class PersonMap:
+    """People in first-seen order, with lookups by id, username and name."""
+
+    def __init__(self):
+        self._people: Dict[str, Person] = {}
+        self._by_username: Dict[str, Person] = {}
+        self._order: Dict[str, int] = {}
+        self._next_number: Counter = Counter()
+
+    def __iter__(self) -> Iterator[Person]:
+        return iter(self._people.values())
+
+    def __len__(self) -> int:
+        return len(self._people)
+
+    def __getitem__(self, person_id: str) -> Person:
+        return self._people[person_id]
+
+    def __contains__(self, person_id: str) -> bool:
+        return person_id in self._people
+
+    def order(self, person_id: str) -> int:
+        return self._order[person_id]
+
+    def add(self, person: Person) -> Person:
+        if person.id in self._people:
+            raise ValueError("duplicate person id %r" % person.id)
+        self._people[person.id] = person
+        self._order[person.id] = len(self._order)
+        for username in person.usernames:
+            self._by_username.setdefault(username.casefold(), person)
+        match = _ID_NUMBER.match(person.id)
+        if match:
+            prefix, number = match.group(1), int(match.group(2))
+            self._next_number[prefix] = max(self._next_number[prefix], number)
+        return person
+
+    def next_id(self, prefix: str) -> str:
+        """A fresh identifier, numbered after the highest one with this prefix."""
+        return "%s%d" % (prefix, self._next_number[prefix] + 1)
+
+    def by_username(self, username: str) -> Optional[Person]:
+        return self._by_username.get(username.casefold())
+
+    def form(self, person: Person, key: str) -> str:
+        return person.forms.get(key, key)
+
+    # -- the text file ---------------------------------------------------------------
+    def write(self, handle: IO[str], comments: List[str] = ()) -> None:
+        handle.write(HEADER)
+        for comment in comments:
+            handle.write("# warning: %s\n" % comment.replace("\n", " "))
+        for person in self:
+            fields = [person.id] + ["@" + u for u in person.usernames]
+            ranked = sorted(person.names.items(), key=lambda item: (-item[1], item[0]))
+            fields += ["%s (%d)" % (self.form(person, key), posts) for key, posts in ranked]
+            handle.write(" | ".join(fields) + "\n")
+
+    @classmethod
+    def read(cls, path: str) -> "PersonMap":
+        people = cls()
+        try:
+            with open(path, encoding="utf-8") as handle:
+                lines = list(handle)
+        except OSError as error:
+            raise InputError("cannot read the person map: %s" % error.strerror, path) from None
+        except UnicodeDecodeError:
+            raise InputError("the person map is not UTF-8 text", path) from None
+        owner: Dict[str, str] = {}
+        for number, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = [f.strip() for f in line.split("|")]
+            person_id = fields[0]
+            if not _ID.match(person_id):
+                raise InputError("person id %r must be a letter then letters, digits, _ or -"
+                                 % person_id, path, number)
+            if person_id in people:
+                raise InputError("person %s appears twice" % person_id, path, number)
+            person = Person(person_id, [])
+            for entry in fields[1:]:
+                if not entry:
+                    continue
+                if entry.startswith("@"):
+                    username = entry[1:].strip()
+                    if not username:
+                        raise InputError("empty username '@'", path, number)
+                    if username.casefold() in owner:
+                        raise InputError("username @%s is also on the line of %s"
+                                         % (username, owner[username.casefold()]), path, number)
+                    owner[username.casefold()] = person_id
+                    person.usernames.append(username)
+                    continue
+                count = _COUNT.search(entry)
+                written = entry[:count.start()] if count else entry
+                key = name_key(written)
+                if not key:
+                    raise InputError("%r is not a name" % entry, path, number)
+                person.names[key] += int(count.group(1)) if count else 1
+                person.forms.setdefault(key, written.strip())
+            people.add(person)
+        return people

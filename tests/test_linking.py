@@ -1,0 +1,156 @@
+"""Mentions, their roles, name variants, and linking names to people."""
+import pytest
+
+from mmbdeid.linking import (Linker, Mention, Resolver, ScopeIndex, is_misspelling,
+                             mention_role, mentions_of, merge_name_spans, nickname_related)
+from mmbdeid.personmap import Person, PersonMap, name_key
+from mmbdeid.spans import Span
+
+
+def name_spans(text, *words):
+    """NAME spans over the first occurrence of each word, in order."""
+    spans, position = [], 0
+    for word in words:
+        start = text.index(word, position)
+        spans.append(Span("NAME", start, start + len(word), 0.9))
+        position = start + len(word)
+    return spans
+
+
+@pytest.mark.parametrize("text, words, merged", [
+    ("Thanks Mary Jane", ["Mary", "Jane"], ["Mary Jane"]),
+    ("by Arthur C. Clarke!", ["Arthur", "C", "Clarke"], ["Arthur C. Clarke"]),
+    ("Jess and Ron", ["Jess", "Ron"], ["Jess", "Ron"]),
+    ("Mary\nJane", ["Mary", "Jane"], ["Mary", "Jane"]),       # a line apart: two names
+])
+def test_adjacent_name_tokens_are_one_mention(text, words, merged):
+    spans = merge_name_spans(text, name_spans(text, *words))
+    assert [text[s.start:s.end] for s in spans] == merged
+
+
+@pytest.mark.parametrize("text, name, role", [
+    ("Hi Arhtur I am not sure", "Arhtur", "greeting"),
+    ("Jess, welcome. I've been on MTX", "Jess", "greeting"),
+    ("Hello MJ - I think", "MJ", "greeting"),
+    ("Can you explain? Thanks Mary Jane", "Mary Jane", "signoff"),
+    ("Hope that helps! R o b e r t", "R o b e r t", "signoff"),
+    ("Labs are fine.\n\nHugs,\nBarb", "Barb", "signoff"),
+    ("I asked Ron about it", "Ron", ""),
+    ("I asked Ron about it.\nHi Jess", "Jess", "signoff"),     # last line, not the first
+    ("our friend Arthr was trying to say", "Arthr", ""),
+])
+def test_mention_role(text, name, role):
+    start = text.index(name)
+    assert mention_role(text, start, start + len(name)) == role
+
+
+@pytest.mark.parametrize("a, b, related", [
+    ("bob", "robert", True), ("robert", "rob", True), ("aaron", "ronald", False),
+    ("mary", "arthur", False),
+])
+def test_nickname_related(a, b, related):
+    assert nickname_related(a, b) is related
+
+
+@pytest.mark.parametrize("key, name, expected", [
+    ("arhtur", "arthur", True), ("arthr", "arthur", True), ("artuhr", "arthur", True),
+    ("mark", "mary", False),          # two real names, not a typo
+    ("jo", "joe", False),             # too short to tell
+    ("arthur", "arthur", False),
+    ("margaet", "margaret", True), ("jessicca", "jessica", True),
+    ("elisabeth", "elizabeth", False),     # a name of its own: linked only if seen so
+])
+def test_is_misspelling(key, name, expected):
+    assert is_misspelling(key, name) is expected
+
+
+@pytest.mark.parametrize("text, key", [
+    ("R o b e r t", "robert"), ("Arthur C. Clarke", "arthur c clarke"), ("MARY  jane", "mary jane"),
+    ("-RG-", "rg"), ("Jess!", "jess"),
+])
+def test_name_key(text, key):
+    assert name_key(text) == key
+
+
+def post(post_id, author, text, parent=None, thread="t1", board="b"):
+    return {"id": post_id, "author": author, "text": text, "parent": parent,
+            "thread": thread, "board": board}
+
+
+def link(posts_and_names, scope="board"):
+    """Observe posts (each with the words the 'model' found), return (people, warnings)."""
+    linker, warnings = Linker(scope), []
+    for fields, words in posts_and_names:
+        linker.observe(fields, name_spans(fields["text"], *words))
+    return linker, linker.person_map(warn=warnings.append), warnings
+
+
+def names_of(people, username):
+    return set(people.by_username(username).names)
+
+
+def test_greetings_link_to_the_parent_author_and_signoffs_to_the_author():
+    _, people, _ = link([
+        (post("1", "kay_p", "My scan is clear!\nKay"), ["Kay"]),
+        (post("2", "ron77", "Hi Kay, great news.\nRon", parent="1"), ["Kay", "Ron"]),
+    ])
+    assert names_of(people, "kay_p") == {"kay"}
+    assert names_of(people, "ron77") == {"ron"}
+    assert people.by_username("kay_p").names["kay"] == 2      # counted in two posts
+
+
+def test_variants_join_the_person_they_are_variants_of():
+    _, people, _ = link([
+        (post("1", "u12", "What do you think? Arthur"), ["Arthur"]),
+        (post("2", "u43", "Thanks for asking. Mary Jane", parent="1"), ["Mary", "Jane"]),
+        (post("3", "u01", "Hello there. Our friend Arthr and Bob and MJ and Mary agree",
+              parent="2"), ["Arthr", "Bob", "MJ", "Mary"]),
+        (post("4", "u04", "Yes\nRobert", parent="3"), ["Robert"]),
+    ])
+    assert names_of(people, "u12") == {"arthur", "arthr"}
+    assert names_of(people, "u43") == {"mary jane", "mj", "mary"}
+    assert "bob" in names_of(people, "u04")                   # nickname of Robert
+
+
+def test_unknown_names_become_people_of_their_own():
+    _, people, _ = link([
+        (post("1", "kay_p", "Dr. Lindqvist says my labs are fine"), ["Lindqvist"]),
+        (post("2", "kay_p", "Saw Dr. Lindqvist again"), ["Lindqvist"]),
+    ])
+    outsiders = [p for p in people if not p.usernames]
+    assert [(p.id, dict(p.names)) for p in outsiders] == [("P1", {"lindqvist": 2})]
+
+
+def test_two_people_sharing_a_name_in_scope_give_a_warning():
+    posts = [
+        (post("1", "rob_a", "First post\nRobert"), ["Robert"]),
+        (post("2", "rob_b", "Second post\nRobert"), ["Robert"]),
+        (post("3", "kay", "I agree with Robert on this one"), ["Robert"]),
+    ]
+    _, people, warnings = link(posts)
+    assert len(warnings) == 1
+    assert set(warnings[0].people) == {"U1", "U2"} and warnings[0].name == "robert"
+
+
+def test_scope_thread_separates_people_who_never_meet():
+    posts = [
+        (post("1", "rob_a", "First post\nRobert", thread="t1"), ["Robert"]),
+        (post("2", "rob_b", "Second post\nRobert", thread="t2"), ["Robert"]),
+        (post("3", "kay", "I agree with Robert on this", thread="t2"), ["Robert"]),
+    ]
+    linker, people, warnings = link(posts, scope="thread")
+    assert warnings == []
+    resolver = Resolver(people, linker.scopes, "thread")
+    mention = Mention(12, 18, "Robert", "NAME", "")
+    assert resolver.resolve(mention, posts[2][0]) == people.by_username("rob_b").id
+    _, _, dump_warnings = link(posts, scope="dump")
+    assert len(dump_warnings) == 1
+
+
+def test_username_mentions_resolve_to_their_user():
+    linker = Linker()
+    linker.observe(post("1", "KayGirl96", "hello"), [])
+    text = "thanks kaygirl96 and kaygirl"
+    linker.observe(post("2", "ron", text), [Span("USER", 7, 16, 0.9), Span("USER", 21, 28, 0.9)])
+    people = linker.person_map()
+    assert len(people) == 2 and names_of(people, "KayGirl96") <= {"kaygirl"}

@@ -1,0 +1,60 @@
+"""The person map file: written, edited by hand, read back."""
+import io
+
+import pytest
+
+from mmbdeid.errors import InputError
+from mmbdeid.personmap import Person, PersonMap
+
+
+def sample_map():
+    people = PersonMap()
+    people.add(Person("U1", ["arthur_k"], {"arthur": 5, "arhtur": 1},
+                      {"arthur": "Arthur", "arhtur": "Arhtur"}))
+    people.add(Person("U2", ["mj_poe"], {"mary jane": 3, "mj": 1},
+                      {"mary jane": "Mary Jane", "mj": "MJ"}))
+    people.add(Person("P1", [], {"lindqvist": 2}, {"lindqvist": "Lindqvist"}))
+    return people
+
+
+def write(people, comments=()):
+    handle = io.StringIO()
+    people.write(handle, list(comments))
+    return handle.getvalue()
+
+
+def test_one_person_per_line_names_most_used_first():
+    lines = [l for l in write(sample_map()).splitlines() if not l.startswith("#")]
+    assert lines == ["U1 | @arthur_k | Arthur (5) | Arhtur (1)",
+                     "U2 | @mj_poe | Mary Jane (3) | MJ (1)",
+                     "P1 | Lindqvist (2)"]
+
+
+def test_round_trip_with_a_hand_edit(tmp_path):
+    text = write(sample_map(), ["\"robert\" could be U1 or U2"])
+    assert "# warning:" in text and "SECRET" in text
+    # a person moves "Arhtur" to U2 by mistake, adds a missed name without a count
+    edited = text.replace(" | Arhtur (1)", "").replace("MJ (1)", "MJ (1) | Arhtur | M J")
+    path = tmp_path / "people.map"
+    path.write_text(edited, encoding="utf-8")
+    people = PersonMap.read(str(path))
+    assert [p.id for p in people] == ["U1", "U2", "P1"]
+    assert dict(people["U1"].names) == {"arthur": 5}
+    assert dict(people["U2"].names) == {"mary jane": 3, "mj": 2, "arhtur": 1}
+    assert people.by_username("MJ_POE").id == "U2"
+    assert people.next_id("P") == "P2" and people.next_id("U") == "U3"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("U1 | Arthur\nU1 | Mary\n", "people.map:2: person U1 appears twice"),
+    ("1x | Arthur\n", "people.map:1: person id '1x'"),
+    ("U1 | @kay\nU2 | @Kay\n", "people.map:2: username @Kay is also on the line of U1"),
+    ("U1 | @\n", "people.map:1: empty username"),
+    ("U1 | ... (3)\n", "people.map:1: '... (3)' is not a name"),
+])
+def test_bad_map_lines_name_file_and_line(tmp_path, content, message):
+    path = tmp_path / "people.map"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        PersonMap.read(str(path))
+    assert str(error.value).replace(str(tmp_path) + "/", "").startswith(message)
