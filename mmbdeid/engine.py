@@ -8,6 +8,7 @@ is the same as a single-job run and memory does not grow with the dump.
 The per-chunk functions (:func:`count_chunk`, :func:`scrub_chunk`) are shared with the Dask
 engine.
 """
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -50,14 +51,17 @@ def count_chunk(posts: Sequence[dict]) -> PartialCounts:
 
 class ChunkScrubber:
     """Pass 2 for one process: the model and statistics are opened once, then chunks are
-    scrubbed. Returns per post (scrubbed text, spans, number of tokens)."""
+    scrubbed. Returns per post (scrubbed text, spans, number of tokens).
 
-    def __init__(self, model_path: str, stats_path: str, threshold: Optional[float]):
+    ``options``: keyword arguments of :class:`~mmbdeid.pipeline.Scrubber` (``threshold``,
+    ``allow``, ``deny``), plain values so they travel to workers."""
+
+    def __init__(self, model_path: str, stats_path: str, options: Optional[dict] = None):
         from .model import NameTagger
         from .pipeline import Scrubber
         from .stats import CorpusStats
         self.scrubber = Scrubber(NameTagger.load(model_path), CorpusStats.load(stats_path),
-                                 threshold=threshold)
+                                 **(options or {}))
 
     def __call__(self, posts: Sequence[dict]) -> List[Tuple[str, list, int]]:
         from .spans import replace_spans
@@ -80,12 +84,35 @@ def _init_worker(factory: Callable, args: tuple) -> None:
     # task-queue lock would leave the others blocked for ever).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     global _worker_function
     _worker_function = factory(*args)
 
 
 def _run_in_worker(chunk):
     return _worker_function(chunk)
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _worker_signals():
+    """Ctrl-C and SIGTERM are held back while workers are forked; each worker unblocks
+    them in ``_init_worker`` once its own dispositions are set. Otherwise a SIGTERM from
+    Pool.terminate() reaching a worker before its initializer ran would hit the inherited
+    KeyboardInterrupt handler and be dropped when the initializer resets it, leaving the
+    worker alive and the pool's join waiting for ever. The main process receives a
+    signal held back here as soon as the workers exist."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 # -- ordered parallel map --------------------------------------------------------------
@@ -99,7 +126,8 @@ def ordered_map(factory: Callable, args: tuple, chunks: Iterable, jobs: int) -> 
             yield chunk, function(chunk)
         return
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = context.Pool(jobs, initializer=_init_worker, initargs=(factory, args))
+    with _worker_signals():
+        pool = context.Pool(jobs, initializer=_init_worker, initargs=(factory, args))
     try:
         pending: deque = deque()
         for chunk in chunks:
