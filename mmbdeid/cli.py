@@ -1,4 +1,5 @@
-"""The ``mmbdeid`` command: train, scrub, evaluate, sweep, stats (DESIGN.md contract)."""
+"""The ``mmbdeid`` command: train, scrub, evaluate, sweep, crossval, stats, link, review,
+audit (DESIGN.md contract)."""
 import argparse
 import contextlib
 import datetime
@@ -10,6 +11,10 @@ from typing import List, Optional
 
 from . import __version__
 from .errors import InputError
+
+MODES = ("placeholder", "pseudonym", "surrogate")
+SCOPES = ("thread", "board", "dump")
+EXIT_LEAK = 1
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -75,6 +80,45 @@ def build_parser() -> argparse.ArgumentParser:
                             "at the first with file:line and exit 2)")
     scrub.add_argument("--rejects", metavar="FILE",
                        help="with --skip-bad: the reject file (default OUT.rejects.jsonl)")
+    scrub.add_argument("--mode", choices=MODES, default="placeholder",
+                       help="placeholder: [NAME], [USER], ... (default); pseudonym: one "
+                            "identifier per person ([U12]); surrogate: realistic fake values, "
+                            "the same for each person")
+    scrub.add_argument("--map", metavar="MAP",
+                       help="person mode: the (edited) person map from 'mmbdeid link' "
+                            "instead of linking names afresh")
+    scrub.add_argument("--seed", type=int, default=0,
+                       help="surrogate mode: seed of the fake values (default 0)")
+    _person_options(scrub)
+
+    link = commands.add_parser("link", help="write the person map (who is called what) "
+                               "of a dump, for editing and 'scrub --map'")
+    link.add_argument("dump", metavar="DUMP")
+    link.add_argument("-o", "--output", required=True, metavar="MAP")
+    _model_options(link)
+    link.add_argument("--stats", metavar="STATS")
+    _run_options(link)
+    _person_options(link)
+
+    review = commands.add_parser("review", help="list every distinct string the model "
+                                 "would remove, most frequent first (CSV)")
+    review.add_argument("dump", metavar="DUMP")
+    review.add_argument("-o", "--output", required=True, metavar="LIST.csv")
+    _model_options(review)
+    review.add_argument("--stats", metavar="STATS")
+    _run_options(review)
+    _list_options(review)
+
+    audit = commands.add_parser("audit", help="look for usernames and names left in "
+                                "scrubbed output; exit 1 if any")
+    audit.add_argument("scrubbed", metavar="SCRUBBED")
+    audit.add_argument("--original", metavar="DUMP",
+                       help="the dump before scrubbing (usernames and authors by post id)")
+    audit.add_argument("--map", metavar="MAP",
+                       help="person map: each author's names are searched in their posts")
+    audit.add_argument("--allow", metavar="FILE",
+                       help="the scrub's allow list: terms kept on purpose are not leaks")
+    audit.add_argument("--quiet", "-q", action="store_true", help="only the exit status")
 
     evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
     evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
@@ -139,6 +183,20 @@ def _training_options(parser) -> None:
 def _tagger_params(args) -> dict:
     return {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
             "lowercase_share": args.lowercase_share}
+
+
+def _list_options(parser) -> None:
+    parser.add_argument("--allow", metavar="FILE",
+                        help="terms never removed, one per line (or a review CSV)")
+    parser.add_argument("--deny", metavar="FILE",
+                        help="terms always removed, one per line (or a review CSV)")
+
+
+def _person_options(parser) -> None:
+    _list_options(parser)
+    parser.add_argument("--scope", choices=SCOPES, default="board",
+                        help="where two people sharing a name are a conflict: thread, board "
+                             "(default) or the whole dump")
 
 
 def _model_options(parser) -> None:
@@ -225,25 +283,88 @@ def run_train(args) -> int:
 
 
 def run_scrub(args) -> int:
-    from .model import NameTagger, default_model_path
     from .scrubjob import scrub_dump
 
-    model_path = args.model or default_model_path()
-    NameTagger.load(model_path)                     # a bad model fails before any work
     rejects = None
     if args.skip_bad:
         rejects = args.rejects or args.output + ".rejects.jsonl"
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
+    if args.map and args.mode == "placeholder":
+        raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    if args.map:
+        from .personmap import PersonMap
+        PersonMap.read(args.map)                    # a bad map fails before any work
     with _engine(args) as (map_ordered, scrubber):
         summary = scrub_dump(args.dump, args.output, _output_format(args.output, args.dump),
-                             model_path, map_ordered, threshold=args.threshold,
-                             spans_path=args.spans, stats_path=args.stats,
-                             rejects_path=rejects, quiet=args.quiet, scrubber=scrubber)
+                             _detection(args, map_ordered, scrubber), spans_path=args.spans,
+                             rejects_path=rejects, mode=args.mode, person_map=args.map,
+                             scope=args.scope, seed=args.seed)
+    _report(args, summary)
+    return EXIT_OK
+
+
+def run_link(args) -> int:
+    from .scrubjob import link_dump
+
+    with _engine(args) as (map_ordered, scrubber):
+        summary = link_dump(args.dump, args.output, _detection(args, map_ordered, scrubber),
+                            scope=args.scope)
+    _report(args, summary)
+    if not args.quiet:
+        _say("person map written to %s: keep it secret (it holds real names)" % args.output)
+    return EXIT_OK
+
+
+def run_review(args) -> int:
+    from .scrubjob import review_dump
+
+    with _engine(args) as (map_ordered, scrubber):
+        summary = review_dump(args.dump, args.output, _detection(args, map_ordered, scrubber))
+    _report(args, summary)
+    return EXIT_OK
+
+
+def run_audit(args) -> int:
+    from .audit import audit_file, format_leak, names_from_person_map
+    from .terms import load_terms
+
+    names_by_user = None
+    if args.map:
+        from .personmap import PersonMap
+        names_by_user = names_from_person_map(PersonMap.read(args.map))
+    allow = load_terms(args.allow) if args.allow else ()
+    leaks, auditor = audit_file(args.scrubbed, args.original, names_by_user, allow)
+    if not args.quiet:
+        for leak in leaks:
+            print(format_leak(leak))
+        if auditor.unchecked:
+            _say("not searched (ordinary words): " + ", ".join(sorted(auditor.unchecked)))
+        _say("%d leak%s found" % (len(leaks), "" if len(leaks) == 1 else "s"))
+    return EXIT_LEAK if leaks else EXIT_OK
+
+
+def _detection(args, map_ordered, scrubber):
+    """The model, options and engine of a detecting job, checked before any work."""
+    from .model import NameTagger, default_model_path
+    from .scrubjob import Detection
+    from .terms import load_terms
+
+    model_path = args.model or default_model_path()
+    NameTagger.load(model_path)                     # a bad model fails before any work
+    options = {"threshold": args.threshold}
+    for name in ("allow", "deny"):
+        path = getattr(args, name, None)
+        if path:
+            options[name] = load_terms(path)
+    return Detection(model_path, map_ordered, options, stats_path=args.stats,
+                     quiet=args.quiet, scrubber=scrubber)
+
+
+def _report(args, summary) -> None:
     if not args.quiet:
         for line in summary.lines():
             _say(line)
-    return EXIT_OK
 
 
 def run_evaluate(args) -> int:
@@ -308,7 +429,8 @@ def run_stats(args) -> int:
 
 
 COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
-            "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats}
+            "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats,
+            "link": run_link, "review": run_review, "audit": run_audit}
 
 FEATURE_GROUPS = [
     "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "

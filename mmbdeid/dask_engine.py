@@ -10,6 +10,7 @@ Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (s
 """
 import contextlib
 import hashlib
+import json
 import os
 import tempfile
 import threading
@@ -70,7 +71,7 @@ class DaskEngine:
             for _, future in pending:
                 future.cancel()
 
-    def scrubber(self, model_path: str, stats_path: str, threshold) -> Tuple[Callable, tuple]:
+    def scrubber(self, model_path: str, stats_path: str, options) -> Tuple[Callable, tuple]:
         """(factory, args) of the pass-2 function on workers: the model and statistics are
         shipped to every worker once, as bytes."""
         shipped = []
@@ -79,7 +80,7 @@ class DaskEngine:
                 content = handle.read()
             digest = hashlib.sha256(content).hexdigest()
             shipped += [digest, self.client.scatter(content, broadcast=True, hash=False)]
-        return (RemoteChunkScrubber, tuple(shipped) + (threshold,))
+        return (RemoteChunkScrubber, tuple(shipped) + (options,))
 
 
 def _results(partition, future) -> Iterator:
@@ -101,8 +102,10 @@ def run_partition(factory: Callable, args: tuple, partition: list) -> list:
 
 
 def _cache_key(args: tuple) -> tuple:
-    # bytes (model, statistics) are identified by the digest that precedes them
-    return tuple(a for a in args if not isinstance(a, (bytes, bytearray)))
+    # bytes (model, statistics) are identified by the digest that precedes them; the
+    # scrubber options (a dict with lists) by their canonical JSON
+    return tuple(json.dumps(a, sort_keys=True) if isinstance(a, dict) else a
+                 for a in args if not isinstance(a, (bytes, bytearray)))
 
 
 class RemoteChunkScrubber(ChunkScrubber):
@@ -110,12 +113,12 @@ class RemoteChunkScrubber(ChunkScrubber):
     directory once, then opened like local files."""
 
     def __init__(self, model_digest: str, model_bytes: bytes, stats_digest: str,
-                 stats_bytes: bytes, threshold):
+                 stats_bytes: bytes, options):
         directory = os.path.join(tempfile.gettempdir(), "mmbdeid-dask-%d" % os.getpid())
         os.makedirs(directory, exist_ok=True)
         model_path = _materialise(directory, model_digest + ".mmbdeid", model_bytes)
         stats_path = _materialise(directory, stats_digest + ".sqlite", stats_bytes)
-        super().__init__(model_path, stats_path, threshold)
+        super().__init__(model_path, stats_path, options)
 
 
 def _materialise(directory: str, name: str, content: bytes) -> str:

@@ -29,27 +29,57 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 
 import jellyfish
 
-from .lexicon import load_nickname_groups, load_wordlist
+from .lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from .personmap import Person, PersonMap, name_key
 from .spans import Span
 from .usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
+COMMON_SURNAME_RANK = 5000
+VERY_COMMON_ZIPF = 5.0      # "love", "will", "may": too common to join a name
+USERNAME_PREFIX_MIN = 4
+MISPLACED_REPLY_RATIO = 3   # a once-seen link loses to a name seen this often for another
 PERSON_LABELS = ("NAME", "USER")
 
-# Between two name tokens of one name: spaces, or the dot of an initial ("C. Clarke").
-_NAME_GAP = re.compile(r"^(?:\.?[ \t]{1,2}|\.)$")
+# Between two name tokens of one name: spaces, the dot of an initial ("C. Clarke"), a
+# hyphen ("Mary-Jane"), or nothing (the model tagged the dot itself).
+_NAME_GAP = re.compile(r"^(?:[ \t]{1,2}|-|)$")
+_INITIAL_GAP = re.compile(r"^\.?[ \t]{0,2}$")
+# Greeting and closing words: the model at a recall-first threshold sometimes tags them
+# ("Hello MJ"), but they never name a person, so they are not mentions.
+GREETING_WORDS = frozenset(
+    "hi hello hey heya hiya howdy dear morning evening welcome thanks thank thx ty "
+    "congrats cheers hugs regards".split())
+_WORD = re.compile(r"\w+")
+
+# Roles. The addressee of a post is the author of the post it replies to (paper 003):
+# "Hi Arhtur", "Jess, welcome", "Thank you Jo.", "Good luck Monique!", "Good idea Hank."
 _GREETING = re.compile(
     r"^\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
     r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b[\W_]*)?$",
     re.IGNORECASE)
+_ADDRESS_LEAD = re.compile(
+    r"\b(?:thank\s+you|thanks|thx|ty|good\s+luck|congrats|congratulations|welcome|hugs|"
+    r"hi|hello|hey|dear|sorry|glad)[\s,]+$", re.IGNORECASE)
+# A name closing a sentence after another word is most often someone spoken to ("good
+# idea Hank.", "glad he stepped up Sue."), unless that word makes it the object of a
+# preposition or a relation ("to Helen.", "my sister Colleen.").
+_NOT_VOCATIVE_BEFORE = frozenset(
+    "to with from for by and or of at about like than as in on into onto my your his her "
+    "our their the a an dr mr mrs ms miss named called friend sister brother husband wife "
+    "son daughter mom mum dad mother father doctor doc nurse aunt uncle cousin niece nephew "
+    "grandma grandpa gran boyfriend girlfriend partner boss neighbor neighbour told tell "
+    "ask asked saw see met meet call called".split())
+_SENTENCE_END_AFTER = re.compile(r"[ \t]*[.!?]+(?:\s|$)")
+# The author of a post: its sign-off ("Thanks Mary Jane" ending the post, "Hope that
+# helps! R o b e r t", "...\nRon"), or a self-introduction ("I'm Kristen", "Dawn here").
 SIGNOFF_MAX_WORDS = 3         # "Thanks so much Mary Jane", "Hugs and love, Jess"
-_WORD = re.compile(r"\w+")
-# A sign-off may also follow the last sentence on the same line: "Hope that helps! Robert",
-# "... for now - Jess", "I'm off, cheers Ron".
 _SIGNOFF_LEAD = re.compile(
-    r"(?:[.!?)\-~]|\b(?:thanks|thank\s+you|thx|cheers|love|hugs|regards|best|xo+|xx+|"
-    r"take\s+care|later|bye))[\W_]*$", re.IGNORECASE)
+    r"(?:[.!?)\-~]|\b(?:thanks|thx|cheers|love|hugs|regards|best|xo+|xx+|take\s+care|"
+    r"later|bye))[\W_]*$", re.IGNORECASE)
+_SELF_LEAD = re.compile(r"\b(?:i'?m|i\s+am|my\s+name\s+is|name'?s|it'?s|this\s+is)\s+$",
+                        re.IGNORECASE)
+_SELF_AFTER = re.compile(r"^\s+here\b", re.IGNORECASE)
 
 
 class Mention(NamedTuple):
@@ -57,7 +87,7 @@ class Mention(NamedTuple):
     end: int
     text: str
     label: str      # NAME or USER
-    role: str       # "greeting", "signoff" or "" (anywhere else)
+    role: str       # "addressee", "author" or "" (anyone)
 
 
 class DuplicateName(NamedTuple):
@@ -74,37 +104,111 @@ class DuplicateName(NamedTuple):
 
 # -- mentions --------------------------------------------------------------------------
 def merge_name_spans(text: str, spans: Iterable[Span]) -> List[Span]:
-    """Adjacent NAME spans joined into one (``Mary`` ``Jane`` -> ``Mary Jane``)."""
+    """Adjacent NAME spans joined into one (``Mary`` ``Jane`` -> ``Mary Jane``, ``Arthur C.
+    Clarke``), unless the case differs (``Kristen btw``) or one is an ordinary word the
+    model tagged for its position (``Ouch Hank``, ``Sue I``)."""
     merged: List[Span] = []
     for span in sorted(spans, key=lambda s: s.start):
         previous = merged[-1] if merged else None
-        if (previous is not None and span.label == "NAME" and previous.label == "NAME"
-                and _NAME_GAP.match(text[previous.end:span.start])):
+        if previous is not None and _joins(text, previous, span):
             merged[-1] = Span("NAME", previous.start, span.end, max(previous.score, span.score))
         else:
             merged.append(span)
     return merged
 
 
+def _joins(text: str, previous: Span, span: Span) -> bool:
+    if span.label != "NAME" or previous.label != "NAME":
+        return False
+    gap = text[previous.end:span.start]
+    last_word = text[previous.start:previous.end].split()[-1]
+    word = text[span.start:span.end]
+    if not (_NAME_GAP.fullmatch(gap) or (_is_initial(last_word) and _INITIAL_GAP.fullmatch(gap))):
+        return False
+    if not _WORD.search(word):
+        return True                                  # the dot of "C." tagged on its own
+    if last_word[:1].isupper() != word[:1].isupper():
+        return False
+    return not (_ordinary_word(last_word) or _ordinary_word(word))
+
+
+def _is_initial(word: str) -> bool:
+    return len(word.rstrip(".")) == 1 and word[:1].isupper()
+
+
+def _ordinary_word(word: str) -> bool:
+    """A common word that is not also a name (``ouch``, ``also``; not ``grace``), or a
+    very common one even if it is (``love``, ``will``)."""
+    key = word.lower()
+    return len(key) > 1 and key in _common_words() and (
+        key not in _names() or load_zipf().get(key, 0.0) >= VERY_COMMON_ZIPF)
+
+
+@functools.lru_cache(maxsize=1)
+def _common_words() -> frozenset:
+    return load_wordlist("common_words") | load_wordlist("stop_words")
+
+
+@functools.lru_cache(maxsize=1)
+def _names() -> frozenset:
+    """First names and the commoner surnames (the census list's tail holds words like
+    ``ouch``)."""
+    surnames = {name for name, rank in load_last_name_ranks().items()
+                if rank <= COMMON_SURNAME_RANK}
+    return _known_first_names() | surnames
+
+
 def mention_role(text: str, start: int, end: int) -> str:
-    """``greeting`` when only a greeting word precedes the mention on the post's first
-    line; ``signoff`` when the mention ends the post on its last line, after at most
-    ``SIGNOFF_MAX_WORDS`` words or after a sentence end or a closing word; else ``""``."""
+    """Who a mention most likely is: ``addressee`` (the author of the parent post),
+    ``author`` (the post's own author) or ``""`` (decided by name alone)."""
     line_start = text.rfind("\n", 0, start) + 1
-    if not text[:line_start].strip() and _GREETING.match(text[line_start:start]):
-        return "greeting"
-    if not _WORD.search(text, end):
-        before = text[line_start:start]
-        if len(_WORD.findall(before)) <= SIGNOFF_MAX_WORDS or _SIGNOFF_LEAD.search(before):
-            return "signoff"
+    before = text[line_start:start]
+    if not text[:line_start].strip() and _GREETING.match(before):
+        return "addressee"
+    if _SELF_LEAD.search(before) or _SELF_AFTER.match(text[end:]):
+        return "author"
+    ends_post = not _WORD.search(text, end)
+    if re.search(r"\bthank\s+you[\s,]+$", before, re.IGNORECASE):
+        return "addressee"               # "Thank you Jo." thanks someone, even at the end
+    if ends_post and (len(_WORD.findall(before)) <= SIGNOFF_MAX_WORDS
+                      or _SIGNOFF_LEAD.search(before)):
+        return "author"
+    if _ADDRESS_LEAD.search(before):
+        return "addressee"
+    previous_words = _WORD.findall(before)
+    if (previous_words and previous_words[-1].lower() not in _NOT_VOCATIVE_BEFORE
+            and _SENTENCE_END_AFTER.match(text, end)):
+        return "addressee"
     return ""
 
 
 def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
-    """The person mentions (NAME/USER spans, adjacent names merged) of a post's spans."""
-    return [Mention(s.start, s.end, text[s.start:s.end], s.label,
-                    mention_role(text, s.start, s.end))
-            for s in merge_name_spans(text, (s for s in spans if s.label in PERSON_LABELS))]
+    """The person mentions of a post's spans: NAME/USER spans, adjacent names merged;
+    greeting words and bare punctuation are not mentions."""
+    person_spans = [s for s in spans if s.label in PERSON_LABELS
+                    and text[s.start:s.end].lower() not in GREETING_WORDS]
+    mentions = [Mention(s.start, s.end, text[s.start:s.end], s.label,
+                        mention_role(text, s.start, s.end))
+                for s in merge_name_spans(text, person_spans)
+                if _WORD.search(text, s.start, s.end)]
+    return _unrole_lists(text, mentions)
+
+
+_LIST_GAP = re.compile(r"^\s*(?:,|&|and|,\s*and)\s*$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?\n]")
+
+
+def _unrole_lists(text: str, mentions: List[Mention]) -> List[Mention]:
+    """"Thanks Cindy, Maggie, Kay", "thanks gardengal, and thanks Roxy": several names
+    addressed in one sentence say nothing about which is the parent post's author (nor a
+    list which one signed), so none of them gets a role."""
+    in_list = set()
+    for i, (first, second) in enumerate(zip(mentions, mentions[1:])):
+        gap = text[first.end:second.start]
+        if _LIST_GAP.match(gap) or (first.role and second.role
+                                    and not _SENTENCE_BREAK.search(gap)):
+            in_list.update((i, i + 1))
+    return [m._replace(role="") if i in in_list else m for i, m in enumerate(mentions)]
 
 
 # -- variants --------------------------------------------------------------------------
@@ -161,6 +265,7 @@ class VariantIndex:
         self.by_initials: Dict[str, List[str]] = defaultdict(list)
         self.by_part: Dict[str, List[str]] = defaultdict(list)
         self.by_username_variant: Dict[str, List[str]] = defaultdict(list)
+        self.by_username_prefix: Dict[str, List[str]] = defaultdict(list)
         self.by_first_letter: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
         groups = _nickname_groups_by_name()
         stop_words = load_wordlist("stop_words")
@@ -178,9 +283,14 @@ class VariantIndex:
                     self.by_first_letter[key[:1]].append((key, person.id))
             for username in person.usernames:
                 _add(self.exact, name_key(username), person.id)
+                folded = username.casefold()
+                for end in range(USERNAME_PREFIX_MIN, len(folded)):   # "oneday" of onedayatatime
+                    _add(self.by_username_prefix, folded[:end], person.id)
                 for variant in username_variants(username):
                     if len(variant) >= 3 and variant not in stop_words:
                         _add(self.by_username_variant, variant, person.id)
+                        if variant.isalpha():                      # "kaygril" of kaygirl
+                            self.by_first_letter[variant[:1]].append((variant, person.id))
 
     def exact_people(self, key: str) -> List[str]:
         return self.exact.get(key, [])
@@ -200,8 +310,9 @@ class VariantIndex:
             for name, person_id in self.by_first_letter.get(key[:1], ()):
                 if is_misspelling(key, name):
                     _add_unique(found, person_id)
-        for person_id in self.by_username_variant.get(key.replace(" ", ""), ()):
-            _add_unique(found, person_id)
+        for index in (self.by_username_variant, self.by_username_prefix):
+            for person_id in index.get(key.replace(" ", ""), ()):
+                _add_unique(found, person_id)
         return [p for p in found if p not in self.exact.get(key, ())]
 
 
@@ -266,7 +377,7 @@ class Linker:
         self._authors: Dict[str, int] = {}                 # username -> first-post order
         self._evidence: Counter = Counter()                 # (username, key) -> posts
         self._unlinked: Dict[Tuple[str, str], Counter] = {} # (key, label) -> group -> posts
-        self._pending_greetings: List[Tuple[str, str]] = [] # (parent id, key)
+        self._pending_addressees: List[Tuple[str, str]] = [] # (parent id, key)
         self._forms: Dict[str, Counter] = defaultdict(Counter)
 
     def observe(self, fields: dict, spans: Sequence[Span]) -> None:
@@ -281,12 +392,14 @@ class Linker:
                 continue
             self._forms[key][mention.text] += 1
             target = None
-            if mention.role == "signoff" and mention.label == "NAME":
+            if mention.role == "author":
                 target = author
-            elif mention.role == "greeting" and mention.label == "NAME":
+            elif mention.role == "addressee":
                 target = self.scopes.parent_author(fields)
-                if target is None and fields.get("parent") not in (None, ""):
-                    self._pending_greetings.append((str(fields["parent"]), key))
+                if target == author:                 # a reply in one's own thread
+                    target = None
+                elif target is None and fields.get("parent") not in (None, ""):
+                    self._pending_addressees.append((str(fields["parent"]), key))
                     continue
             marker = (target or "", key, mention.label)
             if marker in seen:              # counts are posts, as in paper 003
@@ -303,14 +416,18 @@ class Linker:
         for username in self._authors:
             people.add(Person(people.next_id("U"), [username]))
         by_username = {p.usernames[0]: p for p in people}
-        for parent_id, key in self._pending_greetings:
+        for parent_id, key in self._pending_addressees:
             parent_author = self.scopes.author_of.get(parent_id)
             if parent_author:
                 self._evidence[(parent_author, key)] += 1
             else:
                 self._unlinked.setdefault((key, "NAME"), Counter())[("dump", "")] += 1
         for (username, key), posts in self._evidence.items():
-            if username in by_username:
+            named = people.by_username(key)
+            if named is not None and named.usernames[0] != username:
+                # "Thank you hope and Ron": the user hope, not a name of the parent author
+                self._unlinked.setdefault((key, "USER"), Counter())[("dump", "")] += posts
+            elif username in by_username:
                 by_username[username].names[key] += posts
         index = VariantIndex(people)
         resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
@@ -349,13 +466,27 @@ class Resolver:
 
     def resolve(self, mention: Mention, fields: dict) -> str:
         key = name_key(mention.text)
-        if mention.label == "NAME" and mention.role:
-            username = (_text(fields, "author") if mention.role == "signoff"
+        named = self.people.by_username(mention.text)
+        if named is not None:                # a username is its user, wherever it stands
+            return named.id
+        if mention.role:
+            username = (_text(fields, "author") if mention.role == "author"
                         else self.scopes.parent_author(fields))
             person = self.people.by_username(username) if username else None
-            if person is not None and key in person.names:
+            addressing_oneself = (mention.role == "addressee"
+                                  and username == _text(fields, "author"))
+            if (person is not None and key in person.names and not addressing_oneself
+                    and not self._better_known_as(key, person)):
                 return person.id
         return self.resolve_in_group(key, mention.label, self.scopes.group(fields, self.scope))
+
+    def _better_known_as(self, key: str, person: Person) -> bool:
+        """A name found once for the parent's author but often for someone else is most
+        likely a reply nested at the wrong level (paper 003, section 4.3)."""
+        if person.names[key] > 1:
+            return False
+        return any(self.people[other].names.get(key, 0) >= MISPLACED_REPLY_RATIO
+                   for other in self.index.exact_people(key) if other != person.id)
 
     def author(self, username: str) -> str:
         """The person id of a post's author (a new person for an author the map lacks)."""
@@ -400,10 +531,13 @@ class Resolver:
         return person.id
 
     def _pick(self, key: str, candidates: List[str], group: Tuple[str, str]) -> str:
-        """The candidate in scope who uses the name most; a warning if several are in
-        scope (people without a username, never posting, are in every scope)."""
-        in_scope = [p for p in candidates if self._in_group(p, group)]
-        pool = in_scope or candidates
+        """The candidate who uses the name most among, in this order of preference, the
+        board members posting in the scope group, the people who never post (a doctor is
+        in every scope), and everyone; a warning if that choice was not unique."""
+        members = [p for p in candidates if self.people[p].usernames]
+        in_scope = [p for p in members if self._in_group(p, group)]
+        outsiders = [p for p in candidates if not self.people[p].usernames]
+        pool = in_scope or outsiders or candidates
         chosen = max(pool, key=lambda p: (self.people[p].names.get(key, 0),
                                           -self.people.order(p)))
         if len(pool) > 1 and self.warn and (key, group) not in self._warned:
@@ -412,5 +546,4 @@ class Resolver:
         return chosen
 
     def _in_group(self, person_id: str, group: Tuple[str, str]) -> bool:
-        usernames = self.people[person_id].usernames
-        return not usernames or any(self.scopes.in_group(u, group) for u in usernames)
+        return any(self.scopes.in_group(u, group) for u in self.people[person_id].usernames)

@@ -1,9 +1,11 @@
 """From a post to identifier spans and scrubbed text, as small separate steps.
 
 pattern spans + CRF name spans (every token, with its probability) -> threshold step ->
-drug filter step -> text stitched back from the spans (``spans.replace_spans``).
+drug filter step -> spaced-out names (``R o b e r t``) -> allow list -> deny list -> text
+stitched back from the spans (``spans.replace_spans``).
 """
-from typing import Iterable, List, Optional
+import re
+from typing import Iterable, List, Optional, Sequence
 
 from .document import Document
 from .lexicon import load_wordlist
@@ -44,19 +46,61 @@ def drug_filter_step(spans: Iterable[Span], text: str, drugs=None) -> List[Span]
             or text[s.start:s.end].lower() not in drugs]
 
 
+# Letters separated by single spaces, a stylised signature (paper 003: "R o b e r t").
+_SPACED_LETTERS = re.compile(r"(?<!\w)(?:[^\W\d_] ){2,}[^\W\d_](?!\w)")
+SPACED_NAME_MIN = 3
+
+
+def spaced_name_spans(text: str, names=None) -> List[Span]:
+    """A NAME span over every run of spaced-out letters that spells a known first name or
+    nickname; the tokenizer sees single letters there, which the model cannot read."""
+    if " " not in text:
+        return []
+    spans = []
+    for match in _SPACED_LETTERS.finditer(text):
+        word = match.group().replace(" ", "").lower()
+        if len(word) >= SPACED_NAME_MIN and word in (names or _first_names()):
+            spans.append(Span("NAME", match.start(), match.end(), PATTERN_SCORE))
+    return spans
+
+
+def _first_names() -> frozenset:
+    return load_wordlist("first_names") | load_wordlist("nicknames")
+
+
+def add_spans(spans: Iterable[Span], added: Sequence[Span]) -> List[Span]:
+    """``spans`` plus ``added``, dropping spans that overlap an added one (the added span
+    covers the whole identifier: a deny-list phrase, a spaced-out name)."""
+    if not added:
+        return list(spans)
+    kept = [s for s in spans if not any(s.start < a.end and a.start < s.end for a in added)]
+    return sorted(kept + list(added), key=lambda s: (s.start, s.end))
+
+
+def _matcher(terms: Sequence[str]):
+    if not terms:
+        return None
+    from .terms import TermMatcher
+    return TermMatcher(terms)
+
+
 class Scrubber:
     """Applies a fitted :class:`~mmbdeid.model.NameTagger` to posts.
 
     ``stats`` are the corpus statistics of the dump being scrubbed; ``threshold`` defaults to
-    the model's tuned threshold.
+    the model's tuned threshold. ``allow``: terms never removed (public figures, drug
+    nicknames); ``deny``: terms always removed (label NAME). Deny wins over allow.
     """
 
     def __init__(self, tagger, stats=None, threshold: Optional[float] = None,
-                 drug_filter: bool = True):
+                 drug_filter: bool = True, allow: Sequence[str] = (),
+                 deny: Sequence[str] = ()):
         self.tagger = tagger
         self.stats = stats
         self.threshold = tagger.threshold if threshold is None else threshold
         self.drug_filter = drug_filter
+        self.allow = _matcher(allow)
+        self.deny = _matcher(deny)
         self.featurizer = tagger.featurizer(stats)
 
     def candidate_spans(self, document: Document, floor: float = -1.0) -> List[Span]:
@@ -73,6 +117,13 @@ class Scrubber:
         spans = threshold_step(self.candidate_spans(document, floor=threshold), threshold)
         if self.drug_filter:
             spans = drug_filter_step(spans, document.text)
+        spans = add_spans(spans, spaced_name_spans(document.text))
+        if self.allow is not None:
+            from .terms import allow_step
+            spans = allow_step(spans, document.text, self.allow)
+        if self.deny is not None:
+            from .terms import deny_spans
+            spans = add_spans(spans, deny_spans(document.text, self.deny))
         return spans
 
     def scrub_text(self, text: str, board: str = "", thread: str = "", author: str = ""):

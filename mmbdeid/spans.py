@@ -3,7 +3,7 @@
 A span's offsets are character offsets into the original text, end exclusive, so any
 output can be mapped back to the input (the presidio-analyzer / scrubadub convention).
 """
-from typing import Iterable, List, NamedTuple
+from typing import Iterable, List, NamedTuple, Tuple
 
 
 class Span(NamedTuple):
@@ -32,10 +32,16 @@ def replace_spans(text: str, spans: Iterable[Span], placeholders=PLACEHOLDERS) -
     Adjacent spans of one label (``Mary Jane`` as two NAME tokens) stay two placeholders,
     so the number of removed tokens is visible to a reviewer.
     """
+    return stitch(text, ((span, placeholders.get(span.label, "[%s]" % span.label))
+                         for span in resolve_overlaps(spans)))
+
+
+def stitch(text: str, replacements: Iterable[Tuple[Span, str]]) -> str:
+    """``text`` with each (span, replacement) applied; spans sorted and not overlapping."""
     out, position = [], 0
-    for span in resolve_overlaps(spans):
+    for span, replacement in replacements:
         out.append(text[position:span.start])
-        out.append(placeholders.get(span.label, "[%s]" % span.label))
+        out.append(replacement)
         position = span.end
     out.append(text[position:])
     return "".join(out)

@@ -29,19 +29,44 @@ def test_adjacent_name_tokens_are_one_mention(text, words, merged):
 
 
 @pytest.mark.parametrize("text, name, role", [
-    ("Hi Arhtur I am not sure", "Arhtur", "greeting"),
-    ("Jess, welcome. I've been on MTX", "Jess", "greeting"),
-    ("Hello MJ - I think", "MJ", "greeting"),
-    ("Can you explain? Thanks Mary Jane", "Mary Jane", "signoff"),
-    ("Hope that helps! R o b e r t", "R o b e r t", "signoff"),
-    ("Labs are fine.\n\nHugs,\nBarb", "Barb", "signoff"),
+    ("Hi Arhtur I am not sure", "Arhtur", "addressee"),
+    ("Jess, welcome. I've been on MTX", "Jess", "addressee"),
+    ("Hello MJ - I think", "MJ", "addressee"),
+    ("Can you explain? Thanks Mary Jane", "Mary Jane", "author"),
+    ("Hope that helps! R o b e r t", "R o b e r t", "author"),
+    ("Labs are fine.\n\nHugs,\nBarb", "Barb", "author"),
     ("I asked Ron about it", "Ron", ""),
-    ("I asked Ron about it.\nHi Jess", "Jess", "signoff"),     # last line, not the first
+    ("Thank you Jo.", "Jo", "addressee"),          # thanking someone, even at the end
+    ("Good luck Monique! My mother", "Monique", "addressee"),
+    ("Good idea Hank. Walt says", "Hank", "addressee"),   # a vocative
+    ("I talked to Helen. She said", "Helen", ""),        # an object, not a vocative
+    ("I'm Kristen btw", "Kristen", "author"),
+    ("Hi all, Dawn here. On prednisone", "Dawn", "author"),
+    ("I asked Ron about it.\nHi Jess", "Jess", "author"),     # last line, not the first
     ("our friend Arthr was trying to say", "Arthr", ""),
 ])
 def test_mention_role(text, name, role):
     start = text.index(name)
     assert mention_role(text, start, start + len(name)) == role
+
+
+@pytest.mark.parametrize("text, words, roles", [
+    ("Thanks Cindy, Maggie, Kay.", ["Cindy", "Maggie", "Kay"], ["", "", ""]),
+    ("Thanks gardengal, and thanks Roxy.", ["gardengal", "Roxy"], ["", ""]),
+    ("Thanks Cindy. Kay", ["Cindy", "Kay"], ["addressee", "author"]),
+])
+def test_names_in_a_list_get_no_role(text, words, roles):
+    assert [m.role for m in mentions_of(text, name_spans(text, *words))] == roles
+
+
+@pytest.mark.parametrize("text, words, mentions", [
+    ("Hello MJ - I think", ["Hello", "MJ"], ["MJ"]),            # greeting words are not names
+    ("I'm Kristen btw", ["Kristen", "btw"], ["Kristen", "btw"]),  # case differs
+    ("Ouch Hank, that hurts", ["Ouch", "Hank"], ["Ouch", "Hank"]),  # ordinary word
+    ("Good idea Hank. Walt says", ["Hank", "Walt"], ["Hank", "Walt"]),  # a sentence apart
+])
+def test_what_is_one_mention(text, words, mentions):
+    assert [m.text for m in mentions_of(text, name_spans(text, *words))] == mentions
 
 
 @pytest.mark.parametrize("a, b, related", [

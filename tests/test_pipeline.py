@@ -34,3 +34,22 @@ def test_pattern_spans_from_document():
     document = Document.from_text("mail kay@example.com or call 555-123-4567")
     labels = [s.label for s in pattern_spans(document)]
     assert labels == ["EMAIL", "PHONE"]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Hope that helps! R o b e r t", ["R o b e r t"]),
+    ("the A B C of it", []),                       # not a name
+    ("x y z and M a r y\nthen", ["M a r y"]),
+    ("Robert", []),
+])
+def test_spaced_out_names_are_one_span(text, found):
+    from mmbdeid.pipeline import spaced_name_spans
+    assert [text[s.start:s.end] for s in spaced_name_spans(text)] == found
+
+
+def test_added_spans_replace_the_spans_they_overlap():
+    from mmbdeid.pipeline import add_spans
+    from mmbdeid.spans import Span
+    model = [Span("NAME", 0, 1, 0.2), Span("NAME", 4, 5, 0.3), Span("NAME", 20, 24, 0.9)]
+    added = [Span("NAME", 0, 11, 1.0)]
+    assert add_spans(model, added) == [Span("NAME", 0, 11, 1.0), Span("NAME", 20, 24, 0.9)]

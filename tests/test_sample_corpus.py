@@ -113,3 +113,121 @@ def test_markup_errors_are_caught(builder):
     for bad in ["Hi {N:Kay", "{X:Kay}", "{N:Kay}girl", "{N: Kay}"]:
         with pytest.raises(builder.MarkupError):
             builder.compile_text(bad, "t")
+
+
+# --- gold person identities ---------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, text, spans", [
+    ("Hi {N:Jess=RAwarrior}!", "Hi Jess!", [(3, 7, "NAME", "Jess", "RAwarrior")]),
+    ("{N:Mary Jo=mjb}", "Mary Jo", [(0, 7, "NAME", "Mary Jo", "mjb")]),
+    ("Dr. {N:Lindqvist}", "Dr. Lindqvist", [(4, 13, "NAME", "Lindqvist", None)]),
+    ("@{U:hope} and {N:Ron=achyknees}", "@hope and Ron",
+     [(1, 5, "USER", "hope", None), (10, 13, "NAME", "Ron", "achyknees")]),
+    ("Hi {U:roxy=roxy22}, thanks @{U:kaygril=kaygirl}", "Hi roxy, thanks @kaygril",
+     [(3, 7, "USER", "roxy", "roxy22"), (17, 24, "USER", "kaygril", "kaygirl")]),
+    ("{U:hope=hope}", "hope", [(0, 4, "USER", "hope", "hope")]),
+])
+def test_markup_person_targets(builder, raw, text, spans):
+    got_text, got = builder.compile_text(raw, "t")
+    assert got_text == text and "=" not in got_text
+    assert [(s["start"], s["end"], s["label"], s["_markup"], s["_target"]) for s in got] == spans
+
+
+@pytest.mark.parametrize("bad", [
+    "{N:Jess=}", "{N:=RAwarrior}", "{N:Jess= RAwarrior}", "{N:Jess =RAwarrior}",
+    "{N:Jess=RA warrior}", "{N:Jess=a=b}",
+    "{U:roxy=}", "{U:=roxy22}", "{U:roxy= roxy22}", "{U:roxy =roxy22}", "{U:roxy=roxy 22}",
+])
+def test_markup_bad_person_target_syntax(builder, bad):
+    with pytest.raises(builder.MarkupError):
+        builder.compile_text(bad, "t")
+
+
+def _records(builder, posts):
+    """Records as build_records makes them, from (author, marked-up text) pairs."""
+    recs = []
+    for i, (author, raw) in enumerate(posts, 1):
+        text, spans = builder.compile_text(raw, f"f.txt:{i}")
+        for sp in spans:
+            sp["_where"] = f"f.txt:{i}"
+        recs.append({"id": f"x{i}", "thread": "x", "author": author, "text": text, "spans": spans})
+    return recs
+
+
+@pytest.mark.parametrize("raw, persons", [
+    ("Hi {N:Jess=RAwarrior}", ["RAwarrior"]),
+    ("my sister {N:Colleen}", [None]),
+    ("thanks {U:hope}, {U:HOPE} and {U:rawarrior}", ["hope", "hope", "RAwarrior"]),
+    ("ask {U:metsmama} or {U:hopey}", [None, None]),
+    ("thanks {U:hopey=hope} and {U:RAw=RAwarrior}", ["hope", "RAwarrior"]),
+    ("{U:HOPE=hope} and {U:metsmama}", ["hope", None]),
+])
+def test_resolve_persons(builder, raw, persons):
+    recs = _records(builder, [("RAwarrior", "first"), ("hope", raw)])
+    builder.resolve_persons(recs)
+    assert [s["person"] for s in recs[1]["spans"]] == persons
+
+
+@pytest.mark.parametrize("mark", ["{N:Jess=%s}", "{U:jess=%s}"])
+@pytest.mark.parametrize("target", ["colleen", "rawarrior", "metsmama"])
+def test_unknown_person_target_is_rejected(builder, mark, target):
+    recs = _records(builder, [("RAwarrior", "first"), ("hope", "Hi " + mark % target)])
+    with pytest.raises(builder.TargetError, match=r"f\.txt:2: person target '%s'" % target):
+        builder.resolve_persons(recs)
+
+
+def test_user_target_contradicting_spelled_author_is_rejected(builder):
+    recs = _records(builder, [("RAwarrior", "first"), ("hope", "thanks {U:rawarrior=hope}")])
+    with pytest.raises(builder.TargetError, match=r"f\.txt:2: .*'rawarrior' contradicts author 'RAwarrior'"):
+        builder.resolve_persons(recs)
+
+
+def test_annotated_json_emits_person_only_when_known(builder):
+    recs = _records(builder, [("RAwarrior", "{N:Jess=RAwarrior} and Dr. {N:Lindqvist}")])
+    for k in ("board", "parent", "time"):
+        recs[0][k] = None
+    builder.resolve_persons(recs)
+    assert builder.annotated_json(recs[0])["spans"] == [
+        {"start": 0, "end": 4, "label": "NAME", "person": "RAwarrior"},
+        {"start": 13, "end": 22, "label": "NAME"}]
+
+
+def test_shipped_persons_are_authors(annotated):
+    authors = {r["author"] for r in annotated}
+    by_lower = {a.lower(): a for a in authors}
+    n_name = n_user = 0
+    for rec in annotated:
+        for sp in rec["spans"]:
+            assert set(sp) <= {"start", "end", "label", "person"}, rec["id"]
+            piece = rec["text"][sp["start"]:sp["end"]]
+            if "person" in sp:
+                assert sp["person"] in authors, (rec["id"], sp)
+            if sp["label"] == "USER":
+                # a handle that spells an author's username gets that author; a short or
+                # misspelled handle gets the member its mark targets; non-posters get none
+                if piece.lower() in by_lower:
+                    assert sp.get("person") == by_lower[piece.lower()], (rec["id"], piece)
+                n_user += "person" in sp
+            else:
+                n_name += "person" in sp
+    assert n_name >= 100 and n_user >= 90
+
+
+@pytest.mark.parametrize("post_id, name, person", [
+    ("ar001-01", "Jess", "RAwarrior"),       # sign-off
+    ("ar001-02", "Jess", "RAwarrior"),       # greeting to the parent's author
+    ("ar001-05", "Ron", "achyknees"),        # mid-text thanks
+    ("ar001-05", "Colleen", None),           # a relative
+    ("ar001-06", "Mary Jo", "mjb"),          # multi-word name
+    ("bc001-01", "Rick", None),
+    ("db007-05", "Carol", "sunshine"),       # sign-off of a member posting on two boards
+    ("ar003-01", "Carol", None),             # same name, different person on another board
+    ("ar004-03", "roxy", "roxy22"),          # USER short form of a handle
+    ("bc015-06", "kaygril", "kaygirl"),      # USER misspelled handle
+    ("ar010-04", "pete", "PsAPete"),         # USER short form; Pete is someone else on bc
+    ("bc008-02", "metsmama", None),          # USER handle of a non-poster
+])
+def test_shipped_person_examples(annotated, post_id, name, person):
+    rec = next(r for r in annotated if r["id"] == post_id)
+    got = [sp.get("person") for sp in rec["spans"] if rec["text"][sp["start"]:sp["end"]] == name]
+    assert got and all(p == person for p in got), (post_id, name, got)

@@ -9,7 +9,20 @@ markup (see ``corpora_samples/README.md``)::
     ### <author>                                 starts a post (reply to the first post)
     ### <author> > <n>                           starts a post replying to post <n> of the thread
     {N:Kay}                                      a person's name  -> span label NAME
+    {N:Kay=kaygirl}                              a name of the board member kaygirl -> NAME,
+                                                 person "kaygirl"
     {U:kaygirl}                                  a board username -> span label USER
+    {U:kay=kaygirl}                              a short or misspelled form of the handle of
+                                                 the board member kaygirl -> USER, person "kaygirl"
+
+Gold person identities: a NAME or USER span gets ``"person": <author>`` when its mark
+names a target (``{N:Jess=RAwarrior}``, ``{U:roxy=roxy22}``); the target must be the
+author of some post in the same output (annotated sample or demo dump), else the build
+fails (exit 1, ``file:line``).  Names of non-members (doctors, relatives, celebrities)
+have no target and no person.  A USER span without a target gets the person of the author
+whose username matches its text ignoring case (``{U:Tiger}`` -> ``tiger``), or none (users
+who never post, like ``metsmama``); a USER target that contradicts such a match
+(``{U:hope=tiger}``) is an error too.  Targets never appear in output text.
 
 Outputs (all rebuilt by ``python tools/build_sample.py``):
 
@@ -19,7 +32,8 @@ Outputs (all rebuilt by ``python tools/build_sample.py``):
 * ``corpora_samples/README.md`` (counts filled in from the built data)
 
 ``--lint`` additionally prints likely tagging inconsistencies (a string tagged
-somewhere but left untagged elsewhere, an author's username appearing untagged).
+somewhere but left untagged elsewhere, an author's username appearing untagged, a NAME or
+USER string given a person in a thread but a different person or none elsewhere in that thread).
 ``--check`` rebuilds in memory and exits 1 if the shipped files differ.
 """
 
@@ -49,6 +63,7 @@ LABELS = {"N": "NAME", "U": "USER"}
 FIELDS = ["id", "board", "thread", "author", "parent", "time", "text"]
 
 MARK_RE = re.compile(r"\{([A-Z]):([^{}\n]+)\}")
+TARGET_RE = re.compile(r"[A-Za-z0-9_.-]+")         # a board username, as in a post header
 THREAD_RE = re.compile(r"^=== (\w+) (\d{4}-\d{2}-\d{2}) (.+)$")
 POST_RE = re.compile(r"^### (\S+)(?: > (\d+))?\s*$")
 TOKEN_RE = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
@@ -74,6 +89,11 @@ class MarkupError(ValueError):
     pass
 
 
+class TargetError(MarkupError):
+    """A ``{N:name=target}`` or ``{U:handle=target}`` whose target is not an author, or a
+    USER target other than the author the handle spells (exit status 1)."""
+
+
 def _strip_blank(lines):
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -82,8 +102,30 @@ def _strip_blank(lines):
     return lines
 
 
+def _split_target(code: str, content: str, mark: str, where: str):
+    """``("Jess", "RAwarrior")`` for ``Jess=RAwarrior``, ``("Jess", None)`` for ``Jess``.
+
+    NAME (``N``) and USER (``U``) marks take a target; the same syntax rules apply to both.
+    """
+    if "=" not in content:
+        return content, None
+    if code not in ("N", "U"):
+        raise MarkupError(f"{where}: only NAME and USER marks take a =person target: {mark!r}")
+    text, _, target = content.partition("=")
+    if not TARGET_RE.fullmatch(target):
+        raise MarkupError(f"{where}: bad person target {target!r} in {mark!r}")
+    if not text:
+        raise MarkupError(f"{where}: empty {LABELS[code].lower()} before '=' in {mark!r}")
+    return text, target
+
+
 def compile_text(raw: str, where: str):
-    """Turn marked-up text into (plain text, spans, markup strings)."""
+    """Turn marked-up text into (plain text, spans).
+
+    Each span is ``{"start", "end", "label", "_markup", "_target", "_rawpos"}``:
+    ``_markup`` is the span's text, ``_target`` the ``=person`` target of a NAME or
+    USER mark (or None), ``_rawpos`` the offset of the mark in ``raw`` (for error line numbers).
+    """
     out = []
     spans = []
     pos = 0
@@ -95,12 +137,14 @@ def compile_text(raw: str, where: str):
         code, content = m.group(1), m.group(2)
         if code not in LABELS:
             raise MarkupError(f"{where}: unknown label {code!r} in {m.group(0)!r}")
+        content, target = _split_target(code, content, m.group(0), where)
         if content != content.strip():
             raise MarkupError(f"{where}: span with outer whitespace {m.group(0)!r}")
         start = length
         out.append(content)
         length += len(content)
-        spans.append({"start": start, "end": length, "label": LABELS[code], "_markup": content})
+        spans.append({"start": start, "end": length, "label": LABELS[code], "_markup": content,
+                      "_target": target, "_rawpos": m.start()})
         pos = m.end()
     out.append(raw[pos:])
     text = "".join(out)
@@ -134,9 +178,12 @@ def parse_file(path: Path):
     def close_post():
         nonlocal cur_post
         if cur_post is not None:
-            body = _strip_blank(cur_post.pop("lines"))
+            lines = cur_post.pop("lines")
+            leading = next((i for i, l in enumerate(lines) if l.strip()), len(lines))
+            body = _strip_blank(lines)
             if not body:
                 raise MarkupError(f"{path.name}:{cur_post['line']}: empty post")
+            cur_post["body_line"] = cur_post["line"] + 1 + leading
             cur_post["raw"] = "\n".join(l.rstrip() for l in body)
             cur_thread["posts"].append(cur_post)
             cur_post = None
@@ -203,6 +250,9 @@ def build_records(subdir: str, id_prefix: str = ""):
                         raise MarkupError(f"{where}: reply to post {r} not before post {i}")
                     parent = f"{tid}-{r:02d}"
                 text, spans = compile_text(post["raw"], where)
+                for sp in spans:
+                    line = post["body_line"] + post["raw"].count("\n", 0, sp["_rawpos"])
+                    sp["_where"] = f"{path.name}:{line}"
                 records.append({
                     "id": pid, "board": board, "thread": tid, "author": post["author"],
                     "parent": parent, "time": t.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -211,12 +261,51 @@ def build_records(subdir: str, id_prefix: str = ""):
     ids = [r["id"] for r in records]
     if len(ids) != len(set(ids)):
         raise MarkupError("duplicate post ids")
+    resolve_persons(records)
     return records
+
+
+def resolve_persons(records):
+    """Set ``person`` on each span: the author a NAME or USER mark targets, else (USER
+    only) the author whose username the span spells (ignoring case); None otherwise.
+
+    Raises ``TargetError`` listing every target that is not an author of ``records`` and
+    every USER target that differs from the author its handle spells.
+    """
+    authors = {r["author"] for r in records}
+    by_lower = {}
+    for a in sorted(authors):
+        if a.lower() in by_lower:
+            raise MarkupError(f"authors {by_lower[a.lower()]!r} and {a!r} differ only in case")
+        by_lower[a.lower()] = a
+    bad = []
+    for r in records:
+        for sp in r["spans"]:
+            spelled = by_lower.get(sp["_markup"].lower()) if sp["label"] == "USER" else None
+            if sp["_target"] is None:
+                sp["person"] = spelled
+            elif sp["_target"] in authors:
+                sp["person"] = sp["_target"]
+                if spelled is not None and spelled != sp["_target"]:
+                    bad.append(f"{sp['_where']}: person target {sp['_target']!r} of USER "
+                               f"{sp['_markup']!r} contradicts author {spelled!r}")
+            else:
+                hint = by_lower.get(sp["_target"].lower())
+                bad.append(f"{sp['_where']}: person target {sp['_target']!r} of "
+                           f"{sp['_markup']!r} is not an author"
+                           + (f" (did you mean {hint!r}?)" if hint else ""))
+    if bad:
+        raise TargetError("\n".join(bad))
 
 
 def annotated_json(rec):
     out = {k: rec[k] for k in FIELDS}
-    out["spans"] = [{"start": s["start"], "end": s["end"], "label": s["label"]} for s in rec["spans"]]
+    out["spans"] = []
+    for s in rec["spans"]:
+        span = {"start": s["start"], "end": s["end"], "label": s["label"]}
+        if s["person"] is not None:
+            span["person"] = s["person"]
+        out["spans"].append(span)
     return out
 
 
@@ -241,6 +330,8 @@ def csv_text(objs):
 
 def stats(records):
     span_counts = Counter()
+    person_counts = Counter()
+    persons = set()
     token_counts = Counter()
     n_tokens = 0
     strings = {"NAME": set(), "USER": set()}
@@ -248,6 +339,9 @@ def stats(records):
         n_tokens += len(TOKEN_RE.findall(r["text"]))
         for s in r["spans"]:
             span_counts[s["label"]] += 1
+            if s.get("person"):
+                person_counts[s["label"]] += 1
+                persons.add(s["person"])
             token_counts[s["label"]] += len(TOKEN_RE.findall(r["text"][s["start"]:s["end"]]))
             strings[s["label"]].add(r["text"][s["start"]:s["end"]])
     boards = Counter(r["board"] for r in records)
@@ -268,6 +362,8 @@ def stats(records):
         "multi_board_authors": multi,
         "tokens": n_tokens,
         "name_spans": span_counts["NAME"], "user_spans": span_counts["USER"],
+        "name_spans_person": person_counts["NAME"], "user_spans_person": person_counts["USER"],
+        "spans_person": sum(person_counts.values()), "distinct_persons": len(persons),
         "name_tokens": token_counts["NAME"], "user_tokens": token_counts["USER"],
         "distinct_name_strings": len(strings["NAME"]), "distinct_user_strings": len(strings["USER"]),
         "words_min": min(words), "words_median": sorted(words)[len(words) // 2], "words_max": max(words),
@@ -295,7 +391,7 @@ evidence of real-world accuracy.**
 
 | file | what |
 |---|---|
-| `health_boards.annotated.jsonl` | hand-tagged sample: {a[posts]} posts, one JSON object per line, with `spans` |
+| `health_boards.annotated.jsonl` | hand-tagged sample: {a[posts]} posts, one JSON object per line, with `spans` (and gold `person` identities) |
 | `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
 | `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
 | `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
@@ -321,6 +417,13 @@ Rebuild everything (including this README's counts) with
 * `text`: the post. Paragraphs are separated by a blank line (`\\n\\n`), and a sign-off is often on its own line.
 * `spans`: `[{{"start": s, "end": e, "label": "NAME"|"USER"}}, ...]`. Offsets are Python
   string (code point) offsets into `text`, end exclusive, sorted and non-overlapping.
+* `person` (optional, on a span): the username of the board member the span refers to, always
+  the `author` of some post in the annotated file, e.g.
+  `{{"start": 338, "end": 342, "label": "NAME", "person": "RAwarrior"}}` for "Jess" signed by
+  RAwarrior. It lets an evaluation check that a pseudonymiser gives one person one identifier
+  across all their mentions (sign-off names, greetings, handles). Spans without `person` refer to
+  someone who does not post in the sample (relatives, doctors, public figures, or a username of
+  a non-poster). Tools that read spans ignore the key.
 
 ## Tagging guidelines
 
@@ -337,6 +440,19 @@ Rebuild everything (including this README's counts) with
   Kay" is NAME and "hey kaygirl" is USER. A lower-case short form of the handle (`kay`) is tagged
   USER. The evaluation counts either label as a name, so this NAME/USER choice does not change
   name precision or recall.
+* `person` on `NAME`: set by hand in the source (`{{N:Jess=RAwarrior}}`) when the name is a board
+  member's own name. A sign-off belongs to the post's author; a greeting (`Hi Jess`, `Jess,
+  welcome`) addresses the author of the parent post or the person being discussed; a mid-text
+  mention ("thank you Ron") is whoever the thread uses that name for. The same first name can
+  belong to different people on different boards (`Carol` is sunshine on breastcancer and
+  diabetes but achyknees' wife on arthritis; `Pete` is PsAPete on arthritis but maggieMae's
+  husband on breastcancer); each mark is linked by its context, not by the string.
+* `person` on `USER`: a USER span whose text equals an author's username ignoring case
+  (`Tiger` -> `tiger`, `marcy_rai` -> `Marcy_RAI`) gets that author automatically. A shortened
+  or misspelled handle gets its member by hand, with the same target syntax as NAME
+  (`{{U:kay=kaygirl}}`, `{{U:kaygril=kaygirl}}`, `{{U:roxy=roxy22}}`, `{{U:hippie=hippie96321}}`),
+  linked by the thread like a NAME mark. Usernames of non-posters (`metsmama`) get none. A target
+  that contradicts the author a handle spells (`{{U:hope=tiger}}`) is an error.
 * Not tagged: ordinary-word uses of words that are also usernames or names (`I hope`, `Boo hoo`,
   `Breezy little recovery`, `Grace under pressure`, `Have faith`, `June 3rd`, `the next bill`,
   sentence-initial `Will ...`, `Here comes the sunshine`, `Eye of the tiger`). Also not tagged: drug names, even when
@@ -351,11 +467,15 @@ Rebuild everything (including this README's counts) with
     ### <author>                                 a new post, replying to the thread's first post
     ### <author> > 3                             a new post, replying to post 3 of the thread
     {{N:Kay}}                                      NAME span
-    {{U:kaygirl}}                                  USER span, e.g. @{{U:kaygirl}}
+    {{N:Kay=kaygirl}}                              NAME span of board member kaygirl (person "kaygirl")
+    {{U:kaygirl}}                                  USER span, e.g. @{{U:kaygirl}} (person "kaygirl")
+    {{U:kay=kaygirl}}                              USER span of a short form of kaygirl's handle
 
 Braces are used only for markup, so any other `{{` or `}}` is an error. The build script checks
 that every span's text is exactly its markup, that spans lie inside the text on word boundaries
-and don't overlap, that threads have 3 to 10 posts, and that reply targets exist.
+and don't overlap, that threads have 3 to 10 posts, and that reply targets exist. A `=person`
+target that is not the author of some post (in the same output) is an error: the build prints
+`file:line` and exits 1. In the demo sources targets are allowed and stripped like all markup.
 
 ## Counts (computed by `tools/build_sample.py`)
 
@@ -370,6 +490,8 @@ Annotated sample (`health_boards.annotated.jsonl`):
 | word tokens | {a[tokens]} |
 | NAME spans / tokens | {a[name_spans]} / {a[name_tokens]} ({a[distinct_name_strings]} distinct strings) |
 | USER spans / tokens | {a[user_spans]} / {a[user_tokens]} ({a[distinct_user_strings]} distinct strings) |
+| spans with a `person` | {a[spans_person]} (NAME {a[name_spans_person]} of {a[name_spans]}, USER {a[user_spans_person]} of {a[user_spans]}) |
+| distinct persons mentioned | {a[distinct_persons]} of {a[authors]} authors |
 | words per post (min / median / max) | {a[words_min]} / {a[words_median]} / {a[words_max]} |
 
 Demo dump (`demo_dump.jsonl`, `demo_dump.csv`):
@@ -442,7 +564,26 @@ def lint(records):
             for m in re.finditer(r"(?<!\w)" + re.escape(a) + r"(?!\w)", r["text"], re.I):
                 if free(m.start(), m.end()) and m.group(0) not in tagged:
                     warnings.append(f"{r['_where']} [{r['id']}]: untagged username {m.group(0)!r}")
+    warnings += lint_persons(records)
     return sorted(set(warnings))
+
+
+def lint_persons(records):
+    """A NAME or USER string with a person in some mark of a thread but not (the same) in
+    another."""
+    seen = {}
+    for r in records:
+        for s in r["spans"]:
+            seen.setdefault((r["thread"], s["label"], s["_markup"]), []).append(
+                (s.get("person"), s["_where"], r["id"]))
+    warnings = []
+    for (thread, _label, string), uses in seen.items():
+        people = {p for p, _, _ in uses}
+        if len(people) > 1 and people != {None}:
+            for p, where, pid in uses:
+                warnings.append(f"{where} [{pid}]: {string!r} -> {p or 'no person'} "
+                                f"(thread {thread} also has {sorted(x or 'no person' for x in people - {p})})")
+    return warnings
 
 
 def main(argv=None):
@@ -452,6 +593,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         files, ann, demo, a_stats, d_stats = build_all()
+    except TargetError as exc:
+        for line in str(exc).splitlines():
+            print(f"build_sample: {line}", file=sys.stderr)
+        return 1
     except MarkupError as exc:
         print(f"build_sample: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,467 @@
+"""Realistic fake values for ``--mode surrogate``: one stable fake identity per person.
+
+Placeholders (``[NAME]``) make a thread unreadable and hide who answers whom. Surrogates keep
+the text natural, but only if the same person reads as the same fake person everywhere,
+each mention shaped like its original (``arthur``/``ARTHUR``, ``A.T.``, ``A r t h u r``,
+``Trapp``, ``KayGirl96``), and if no surrogate is a real name or username of the dump
+(``reserved``) that a reader could take for a real poster.
+
+Shapes of a name mention (``SurrogateFactory.name``):
+
+- a leading honorific (``Dr.``, ``aunt``; lexicon ``honorifics``) is kept as written;
+- initials, 1-3 letters with dots/hyphens/spaces (``MJ``, ``R.G.``, ``-RG-``, ``m.j.``) ->
+  initials of the fake first (middle) last name in the same punctuation pattern; an
+  undotted all-caps known name (``BOB``, ``AL``) is a name, not initials;
+- single letters spaced out (``R o b e r t``) -> the fake name spaced the same way;
+- two or more words -> fake ``First Last``;
+- one word -> the fake first name, or the fake last name if the word looks like a surname
+  (in ``last_names`` and not in ``first_names``);
+- case: all lower -> lower, all upper -> upper, otherwise Faker's own capitalisation.
+
+Reproducibility: every draw reseeds a Faker instance from ``sha256(seed, kind, key)``, never
+from Python's salted ``hash()``, so values are identical across runs and processes. They
+depend on the seed, the key, ``reserved``, the locale and Faker's word lists, and, when two
+keys would collide, on the order of first requests. A person's gender is read from the
+original of the first request for that person.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Optional, Sequence, Union
+
+from faker import Faker
+
+from mmbdeid.lexicon import load_wordlist
+
+MAX_DRAWS = 2000                 # redraws on collision before giving up
+FAKER_DRAWS = 50                 # draws from Faker's common names before the long lexicon
+SOFT_DRAWS = MAX_DRAWS // 2      # after this many, reserved initials are tolerated
+USERNAME_SEPARATORS = "_.-"
+
+# Username stems, like Faker's user_name formats: (pattern, weight); f/l = first/last name,
+# fi/li = their initials. Every pattern has two parts so a separator can always be kept.
+_STEM_PATTERNS = ((("f", "l"), 4), (("fi", "l"), 3), (("l", "f"), 2), (("f", "li"), 1))
+
+_INITIALS_RE = re.compile(r"[.\-\s]*(?:[^\W\d_][.\-\s]*){1,3}")
+_URL_RE = re.compile(r"(?P<scheme>[a-z][a-z0-9+.\-]*://)?(?P<www>www\d*\.)?"
+                     r"(?P<host>[^/?#]*)(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+_WORD_RE = re.compile(r"[^\W\d_]+")
+
+
+def _stable_seed(seed: int, kind: str, key: str) -> int:
+    digest = hashlib.sha256(f"{seed}\0{kind}\0{key}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case letter runs of ``text`` (``mary.smith42`` -> mary, smith)."""
+    return [w.lower() for w in _WORD_RE.findall(text)]
+
+
+def _case_like(template: str, value: str) -> str:
+    """``value`` in the capitalisation of ``template``'s letters."""
+    letters = [c for c in template if c.isalpha()]
+    if not letters:
+        return value
+    if all(c.islower() for c in letters):
+        return value.lower()
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return value.upper()
+    return value  # title or mixed: Faker's own capitalisation ("McDonald" stays)
+
+
+class _NamePool:
+    """Faker's names, drawn by their weights; then, once those are reserved or taken, the
+    much longer census lexicon, so a big dump whose real names cover Faker's ~1,700 common
+    names still gets unique surrogates."""
+
+    def __init__(self, weighted: Mapping[str, float], extra: Iterable[str]):
+        self.names = list(weighted)
+        self.cum_weights = list(itertools.accumulate(weighted.values()))
+        self.extra = sorted(extra)  # sorted: set order is not stable across processes
+        if not self.names and not self.extra:
+            raise ValueError("every candidate name is reserved; nothing left to draw from")
+
+    def draw(self, rng: random.Random, attempt: int = 0, patience: int = FAKER_DRAWS) -> str:
+        """A name; after ``patience`` failed attempts, from the long lexicon."""
+        if self.names and (attempt < patience or not self.extra):
+            return rng.choices(self.names, cum_weights=self.cum_weights)[0]
+        return rng.choice(self.extra)
+
+
+def _person_provider(faker: Faker):
+    for provider in faker.factories[0].get_providers():
+        if provider.__provider__ == "faker.providers.person":
+            return provider
+    raise ValueError("Faker locale without a person provider")
+
+
+def _weighted(names: Union[Mapping[str, float], Sequence[str]],
+              excluded: frozenset[str]) -> dict[str, float]:
+    """Plain alphabetic names (usable in initials and usernames) not in ``excluded``."""
+    weights = names if isinstance(names, Mapping) else dict.fromkeys(names, 1.0)
+    return {name: float(weight) for name, weight in weights.items()
+            if name.isalpha() and len(name) > 1 and name.lower() not in excluded}
+
+
+@functools.lru_cache(maxsize=1)
+def _name_lexicon() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    return (load_wordlist("first_names"), load_wordlist("last_names"),
+            load_wordlist("honorifics"))
+
+
+def _looks_like_surname(word: str) -> bool:
+    first_names, last_names, _ = _name_lexicon()
+    return word in last_names and word not in first_names
+
+
+@dataclass(frozen=True)
+class _NameShape:
+    prefix: str                 # kept verbatim: leading space and honorifics ("Dr. ")
+    kind: str                   # initials, spaced, full, first or last
+    body: str                   # the original without prefix and trailing space
+    suffix: str                 # trailing space
+    hint: Optional[str] = None  # lower-case first name read from the original, if any
+
+
+def _name_shape(original: str) -> _NameShape:
+    first_names, last_names, honorifics = _name_lexicon()
+    stripped = original.rstrip()
+    suffix = original[len(stripped):]
+    tokens = list(re.finditer(r"\S+", stripped))
+    if not tokens:
+        return _NameShape(original, "first", "", "")
+    # Keep leading honorifics as written, as long as a name word remains.
+    start = 0
+    while (start < len(tokens) - 1
+           and tokens[start].group().lower().rstrip(".") in honorifics):
+        start += 1
+    prefix, body = stripped[:tokens[start].start()], stripped[tokens[start].start():]
+    words = [t.group() for t in tokens[start:]]
+    letters = "".join(c for c in body if c.isalpha())
+
+    if _INITIALS_RE.fullmatch(body):
+        dotted = any(c in ".-" for c in body)
+        # "BOB" and "AL" are shouted names; "MJ", "M J" and "m.j." are initials.
+        known_word = body.isalpha() and len(letters) > 1 and (
+            letters.lower() in first_names or letters.lower() in last_names)
+        if dotted or (letters.isupper() and not known_word):
+            return _NameShape(prefix, "initials", body, suffix)
+    if len(words) > 1 and all(len(w) == 1 and w.isalpha() for w in words):
+        joined = letters.lower()
+        kind = "last" if _looks_like_surname(joined) else "first"
+        return _NameShape(prefix, "spaced", body, suffix, None if kind == "last" else joined)
+    if len(words) > 1:
+        return _NameShape(prefix, "full", body, suffix, words[0].lower())
+    if _looks_like_surname(body.lower()):
+        return _NameShape(prefix, "last", body, suffix)
+    return _NameShape(prefix, "first", body, suffix, body.lower())
+
+
+@dataclass(frozen=True)
+class _UsernameShape:
+    case: str                   # lower, upper, title, camel, lowercamel
+    separator: str              # "" or one of USERNAME_SEPARATORS
+    digit_count: int
+    digits_separated: bool      # a separator stands before the trailing digits
+    leading_zero: bool          # the original digits start with 0
+    has_letters: bool
+
+
+@functools.lru_cache(maxsize=4096)
+def _username_shape(original: str) -> _UsernameShape:
+    letters = [c for c in original if c.isalpha()]
+    digits = [c for c in original if c.isdigit()]
+    separator = next((c for c in original if c in USERNAME_SEPARATORS), "")
+    uppers = sum(c.isupper() for c in letters)
+    if uppers == 0:
+        case = "lower"
+    elif uppers == len(letters) and len(letters) > 1:
+        case = "upper"
+    elif uppers == 1 and letters[0].isupper():
+        case = "title"
+    else:
+        case = "camel" if letters[0].isupper() else "lowercamel"
+    trailing = re.search(r"([%s]?)\d+\W*$" % re.escape(USERNAME_SEPARATORS), original)
+    return _UsernameShape(case, separator, len(digits),
+                          bool(separator and trailing and trailing.group(1) and letters),
+                          bool(digits and digits[0] == "0"), bool(letters))
+
+
+def _render_username(parts: Sequence[str], shape: _UsernameShape, digits: str) -> str:
+    """``parts`` (lower-case) joined and cased like the original, ``digits`` at the end."""
+    if not shape.has_letters:
+        return digits or "".join(parts)
+    if shape.case == "upper":
+        cased = [p.upper() for p in parts]
+    elif shape.case in ("camel", "lowercamel"):
+        cased = [p.capitalize() for p in parts]
+        if shape.case == "lowercamel":
+            cased[0] = cased[0].lower()
+    elif shape.case == "title":
+        cased = [parts[0].capitalize(), *parts[1:]]
+    else:
+        cased = list(parts)
+    stem = shape.separator.join(cased)
+    glue = shape.separator if shape.digits_separated and digits else ""
+    return stem + glue + digits
+
+
+def _draw_digits(rng: random.Random, count: int, leading_zero: bool) -> str:
+    # A count like "2009" should not come back as "0482" unless the original began with 0.
+    digits = [str(rng.randrange(10)) for _ in range(count)]
+    if digits and count > 1 and not leading_zero:
+        digits[0] = str(rng.randrange(1, 10))
+    return "".join(digits)
+
+
+@dataclass
+class _Identity:
+    first: str
+    last: str
+    middle_initial: str
+    username_parts: Optional[tuple[str, str]] = None  # drawn on the first username() call
+
+
+class SurrogateFactory:
+    """Stable, realistic, unique fake names, usernames, e-mails, URLs and phone numbers.
+
+    Every value is drawn once per key and cached, so repeated mentions cost a dict lookup.
+    """
+
+    def __init__(self, seed: int = 0, locale: str = "en_US", reserved: Iterable[str] = ()):
+        """reserved: strings (compared lower-case) never to emit, e.g. every real name and
+        username of the dump, so a surrogate can never be mistaken for a real person."""
+        self.seed = seed
+        self.reserved = frozenset(s.lower() for s in reserved)
+        self._faker = Faker(locale)
+        provider = _person_provider(self._faker)
+        lexicon_first, lexicon_last, _ = _name_lexicon()
+        extra_first = _weighted([n.capitalize() for n in lexicon_first], self.reserved)
+        extra_last = _weighted([n.capitalize() for n in lexicon_last], self.reserved)
+        self._any_first = _NamePool(_weighted(provider.first_names, self.reserved), extra_first)
+        self._last = _NamePool(_weighted(provider.last_names, self.reserved), extra_last)
+        self._gendered: dict[str, _NamePool] = {}
+        self._gender_of: dict[str, str] = {}
+        for gender in ("female", "male"):
+            names = getattr(provider, f"first_names_{gender}", ())
+            weighted = _weighted(names, self.reserved)
+            if weighted:
+                self._gendered[gender] = _NamePool(weighted, extra_first)
+            for name in names:
+                # A name in both lists (Jordan) is neutral.
+                other = self._gender_of.setdefault(name.lower(), gender)
+                if other != gender:
+                    self._gender_of[name.lower()] = "neutral"
+
+        self._identities: dict[str, _Identity] = {}
+        self._taken_full_names: set[str] = set()
+        self._taken_username_stems: set[str] = set()
+        self._names: dict[tuple[str, str], str] = {}
+        self._usernames: dict[tuple[str, str], str] = {}
+        self._emails: dict[str, str] = {}
+        self._urls: dict[str, str] = {}
+        self._phone_digits: dict[str, str] = {}
+        self._issued: set[str] = set()   # e-mails, URLs and phone digits already handed out
+
+    # -- seeded randomness --------------------------------------------------------------
+
+    def _rng(self, kind: str, key: str) -> random.Random:
+        """Faker's generator reseeded for (seed, kind, key); valid until the next call."""
+        self._faker.seed_instance(_stable_seed(self.seed, kind, key))
+        return self._faker.random
+
+    def _is_reserved(self, value: str) -> bool:
+        lowered = value.lower()
+        return lowered in self.reserved or any(w in self.reserved for w in _words(lowered))
+
+    # -- names --------------------------------------------------------------------------
+
+    def _identity(self, person: str, original: str = "", hint: Optional[str] = None) -> _Identity:
+        identity = self._identities.get(person)
+        if identity is None:
+            identity = self._draw_identity(person, original, hint)
+            self._identities[person] = identity
+        return identity
+
+    def _draw_identity(self, person: str, original: str, hint: Optional[str]) -> _Identity:
+        gender = self._gender_of.get(hint or "", "neutral")
+        first_pool = self._gendered.get(gender, self._any_first)
+        avoid = set(_words(original))  # never hand back the original name itself
+        rng = self._rng("person", person)
+        for attempt in range(MAX_DRAWS):
+            first, last = first_pool.draw(rng, attempt), self._last.draw(rng, attempt)
+            middle_initial = self._any_first.draw(rng)[0]
+            full = f"{first} {last}".lower()
+            if (full in self._taken_full_names or full in self.reserved
+                    or first.lower() in avoid or last.lower() in avoid):
+                continue
+            # Initials ("MJ") of a real poster are reserved too, but there are only 26**2
+            # of them: prefer clean ones, then tolerate a clash rather than fail.
+            initials = {(first[0] + last[0]).lower(), (first[0] + middle_initial + last[0]).lower()}
+            if attempt < SOFT_DRAWS and initials & self.reserved:
+                continue
+            self._taken_full_names.add(full)
+            return _Identity(first, last, middle_initial)
+        raise RuntimeError(f"no unique fake name left for person {person!r}")
+
+    def name(self, person: str, original: str) -> str:
+        """The person's fake name, shaped like ``original`` (see module doc)."""
+        cached = self._names.get((person, original))
+        if cached is None:
+            shape = _name_shape(original)
+            identity = self._identity(person, original, shape.hint)
+            cached = shape.prefix + self._render_name(identity, shape) + shape.suffix
+            self._names[(person, original)] = cached
+        return cached
+
+    @staticmethod
+    def _render_name(identity: _Identity, shape: _NameShape) -> str:
+        body = shape.body
+        if not body:
+            return ""  # a blank mention names no one
+        if shape.kind == "initials":
+            letter_count = sum(c.isalpha() for c in body)
+            initials = {1: identity.first[0],
+                        2: identity.first[0] + identity.last[0],
+                        3: identity.first[0] + identity.middle_initial + identity.last[0]}
+            fake = iter(initials[letter_count])
+            return "".join(_case_like(c, next(fake).upper()) if c.isalpha() else c
+                           for c in body)
+        if shape.kind == "spaced":
+            separator = re.search(r"\s+", body).group()
+            word = identity.first if shape.hint is not None else identity.last
+            return separator.join(_case_like(body, word))
+        if shape.kind == "full":
+            return _case_like(body, f"{identity.first} {identity.last}")
+        word = identity.last if shape.kind == "last" else identity.first
+        return _case_like(body, word)
+
+    # -- usernames ----------------------------------------------------------------------
+
+    def _username_stem_ok(self, parts: tuple[str, str]) -> bool:
+        if "".join(parts) in self._taken_username_stems:
+            return False
+        return not any(separator.join(parts) in self.reserved
+                       for separator in ("", *USERNAME_SEPARATORS))
+
+    def _random_stem(self, rng: random.Random, attempt: int = 0,
+                     first: Optional[str] = None, last: Optional[str] = None) -> tuple[str, str]:
+        """Two lower-case parts after one of ``_STEM_PATTERNS`` (Faker user_name style)."""
+        first = (first or self._any_first.draw(rng, attempt)).lower()
+        last = (last or self._last.draw(rng, attempt)).lower()
+        pattern = rng.choices([p for p, _ in _STEM_PATTERNS],
+                              weights=[w for _, w in _STEM_PATTERNS])[0]
+        pieces = {"f": first, "l": last, "fi": first[0], "li": last[0]}
+        return pieces[pattern[0]], pieces[pattern[1]]
+
+    def _draw_username_parts(self, person: str, identity: _Identity) -> tuple[str, str]:
+        rng = self._rng("username", person)
+        # The person's own fake names first, so "Linda Moss" posts as lmoss or linda_moss.
+        for attempt in range(MAX_DRAWS):
+            own_names = attempt < 8
+            parts = self._random_stem(rng, attempt, identity.first if own_names else None,
+                                      identity.last if own_names else None)
+            if self._username_stem_ok(parts):
+                self._taken_username_stems.add("".join(parts))
+                return parts
+        raise RuntimeError(f"no unique fake username left for person {person!r}")
+
+    def username(self, person: str, original: str) -> str:
+        """The person's fake username, shaped like ``original``: same number of digits
+        (at the end), same separator kind, same CamelCase/lower/upper style, no spaces."""
+        cached = self._usernames.get((person, original))
+        if cached is not None:
+            return cached
+        identity = self._identity(person)
+        if identity.username_parts is None:
+            identity.username_parts = self._draw_username_parts(person, identity)
+        shape = _username_shape(original)
+        for attempt in range(MAX_DRAWS):
+            rng = self._rng("username-digits", f"{person}\0{shape.digit_count}\0{attempt}")
+            digits = _draw_digits(rng, shape.digit_count, shape.leading_zero)
+            value = _render_username(identity.username_parts, shape, digits)
+            # The stem is clean; only the digits can make it a real username ("moss42").
+            if value.lower() not in self.reserved:
+                break
+        self._usernames[(person, original)] = value
+        return value
+
+    # -- e-mails, URLs, phones ----------------------------------------------------------
+
+    def email(self, original: str) -> str:
+        """A fake address on a reserved ``example.*`` domain, stable per (lower-cased)
+        original; the local part is shaped like the original's (digits, separator)."""
+        key = original.strip().lower()
+        cached = self._emails.get(key)
+        if cached is None:
+            local = key.rpartition("@")[0] or key
+            shape = _username_shape(local)
+            rng = self._rng("email", key)
+            for attempt in range(MAX_DRAWS):
+                digits = _draw_digits(rng, shape.digit_count, shape.leading_zero)
+                local_part = _render_username(self._random_stem(rng, attempt), shape,
+                                              digits).lower()
+                cached = f"{local_part}@{self._faker.safe_domain_name()}"
+                if cached not in self._issued and not self._is_reserved(local_part):
+                    break
+            self._issued.add(cached)
+            self._emails[key] = cached
+        return cached
+
+    def url(self, original: str) -> str:
+        """A fake URL under ``example.com/org/net``, stable per (lower-cased) original,
+        keeping the scheme (or none), a ``www.`` prefix, a path and a trailing slash."""
+        key = original.strip().lower()
+        cached = self._urls.get(key)
+        if cached is None:
+            parts = _URL_RE.fullmatch(key)
+            scheme, www, rest = parts.group("scheme") or "", parts.group("www") or "", parts.group("rest")
+            path = rest.split("?")[0].split("#")[0]
+            segments = [s for s in path.split("/") if s]
+            rng = self._rng("url", key)
+            for attempt in range(MAX_DRAWS):
+                # A subdomain of a reserved domain keeps distinct originals distinct.
+                # Only 3,000 Faker subdomains: move on to the lexicon quickly.
+                label = self._last.draw(rng, attempt, patience=5).lower()
+                host = f"{label}.{self._faker.safe_domain_name()}"
+                fake_path = "/" + self._faker.uri_path(deep=len(segments)) if segments else ""
+                if path.endswith("/"):
+                    fake_path += "/"
+                cached = f"{scheme}{www}{host}{fake_path}"
+                if cached not in self._issued and not self._is_reserved(fake_path):
+                    break
+            self._issued.add(cached)
+            self._urls[key] = cached
+        return cached
+
+    def phone(self, original: str) -> str:
+        """``original`` with every digit replaced by a seeded random digit; separators,
+        spaces, ``+`` and parentheses kept. A country code written as its own group after a
+        leading ``+`` (``+44 20 ...``, ``+1-555-...``) is kept: it identifies no one and keeps
+        the number plausible. Stable per digit sequence; an original without digits is
+        returned unchanged."""
+        digits = "".join(c for c in original if c.isdigit())
+        if not digits:
+            return original
+        fake = self._phone_digits.get(digits)
+        if fake is None:
+            country_code = re.match(r"\s*\+\s*(\d{1,3})(?=\D)", original)
+            kept = country_code.group(1) if country_code else ""
+            if len(kept) == len(digits):
+                kept = ""  # nothing else to replace: "+44 " alone is not kept
+            rng = self._rng("phone", digits)
+            for _ in range(MAX_DRAWS):
+                fake = kept + "".join(str(rng.randrange(10))
+                                      for _ in range(len(digits) - len(kept)))
+                if fake != digits and fake not in self._issued and fake not in self.reserved:
+                    break
+            self._issued.add(fake)
+            self._phone_digits[digits] = fake
+        replacement = iter(fake)
+        return "".join(next(replacement) if c.isdigit() else c for c in original)
