@@ -1,8 +1,8 @@
 """From a post to identifier spans and scrubbed text, as small separate steps.
 
 pattern spans + CRF name spans (every token, with its probability) -> threshold step ->
-drug filter step -> spaced-out names (``R o b e r t``) -> allow list -> deny list -> text
-stitched back from the spans (``spans.replace_spans``).
+drug filter step -> the board's usernames -> spaced-out names (``R o b e r t``) -> allow
+list -> deny list -> text stitched back from the spans (``spans.replace_spans``).
 """
 import re
 from typing import Iterable, List, Optional, Sequence
@@ -68,6 +68,25 @@ def _first_names() -> frozenset:
     return load_wordlist("first_names") | load_wordlist("nicknames")
 
 
+def distinctive_usernames(stats) -> List[str]:
+    """The dump's usernames, and their variants of at least ``VARIANT_MIN`` letters, that
+    are not ordinary words: ``gracefulgram``, ``T1since82`` and ``wildflower`` (of
+    wildflower_jo) are always usernames, ``hope`` and ``tiger`` mostly are not (the model
+    decides those). The audit classes words the same way, so what it searches without
+    regard to case is what this step removes."""
+    from .audit import search_mode
+    from .usernames import username_variants
+    users = {user for users in stats.users_by_board().values() for user in users if user}
+    terms = {user for user in users if search_mode(user, "username") == "any-case"}
+    for user in users:
+        terms.update(v for v in username_variants(user)
+                     if len(v) >= VARIANT_MIN and search_mode(v, "variant") == "any-case")
+    return sorted(terms)
+
+
+VARIANT_MIN = 5
+
+
 def add_spans(spans: Iterable[Span], added: Sequence[Span]) -> List[Span]:
     """``spans`` plus ``added``, dropping spans that overlap an added one (the added span
     covers the whole identifier: a deny-list phrase, a spaced-out name)."""
@@ -82,6 +101,12 @@ def _matcher(terms: Sequence[str]):
         return None
     from .terms import TermMatcher
     return TermMatcher(terms)
+
+
+def _inside_pattern(spans: Sequence[Span], start: int, end: int) -> bool:
+    """A pattern identifier containing a username (``@kaygirl``, an e-mail address) stays
+    one identifier."""
+    return any(s.score >= PATTERN_SCORE and s.start < end and start < s.end for s in spans)
 
 
 class Scrubber:
@@ -101,6 +126,7 @@ class Scrubber:
         self.drug_filter = drug_filter
         self.allow = _matcher(allow)
         self.deny = _matcher(deny)
+        self.usernames = _matcher(distinctive_usernames(stats)) if stats is not None else None
         self.featurizer = tagger.featurizer(stats)
 
     def candidate_spans(self, document: Document, floor: float = -1.0) -> List[Span]:
@@ -117,6 +143,10 @@ class Scrubber:
         spans = threshold_step(self.candidate_spans(document, floor=threshold), threshold)
         if self.drug_filter:
             spans = drug_filter_step(spans, document.text)
+        if self.usernames is not None:
+            spans = add_spans(spans, [Span("USER", start, end, PATTERN_SCORE) for start, end, _
+                                      in self.usernames.finditer(document.text)
+                                      if not _inside_pattern(spans, start, end)])
         spans = add_spans(spans, spaced_name_spans(document.text))
         if self.allow is not None:
             from .terms import allow_step

@@ -53,3 +53,21 @@ def test_added_spans_replace_the_spans_they_overlap():
     model = [Span("NAME", 0, 1, 0.2), Span("NAME", 4, 5, 0.3), Span("NAME", 20, 24, 0.9)]
     added = [Span("NAME", 0, 11, 1.0)]
     assert add_spans(model, added) == [Span("NAME", 0, 11, 1.0), Span("NAME", 20, 24, 0.9)]
+
+
+def test_board_usernames_that_are_not_ordinary_words_are_always_removed(tiny_model_path):
+    from mmbdeid.document import Document
+    from mmbdeid.model import NameTagger
+    from mmbdeid.pipeline import Scrubber, distinctive_usernames
+    from mmbdeid.stats import CorpusStats
+    posts = [{"id": "1", "board": "b", "thread": "t", "author": author, "text": "hello"}
+             for author in ("gracefulgram", "hope", "wildflower_jo")]
+    text = "I hope gracefulgram and wildflower see @gracefulgram at gracefulgram@example.com"
+    stats = CorpusStats.build([Document.from_post(p) for p in posts])
+    assert distinctive_usernames(stats) == ["gracefulgram", "wildflower", "wildflower_jo",
+                                            "wildflowerjo"]
+    scrubber = Scrubber(NameTagger.load(tiny_model_path), stats=stats, threshold=0.99)
+    removed = {(text[s.start:s.end], s.label) for s in scrubber.analyze(Document.from_text(text))}
+    assert {("gracefulgram", "USER"), ("wildflower", "USER"), ("@gracefulgram", "USER"),
+            ("gracefulgram@example.com", "EMAIL")} <= removed
+    assert ("hope", "USER") not in removed
