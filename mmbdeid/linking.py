@@ -184,14 +184,21 @@ def mention_role(text: str, start: int, end: int) -> str:
 
 def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
     """The person mentions of a post's spans: NAME/USER spans, adjacent names merged;
-    greeting words and bare punctuation are not mentions."""
+    greeting words, honorifics (``Dr``), ``I``, lower-case stop words and bare punctuation
+    are not mentions (a capitalised ``Will`` may be a person)."""
     person_spans = [s for s in spans if s.label in PERSON_LABELS
-                    and text[s.start:s.end].lower() not in GREETING_WORDS]
+                    and not _never_a_name(text[s.start:s.end])]
     mentions = [Mention(s.start, s.end, text[s.start:s.end], s.label,
                         mention_role(text, s.start, s.end))
                 for s in merge_name_spans(text, person_spans)
                 if _WORD.search(text, s.start, s.end)]
     return _unrole_lists(text, mentions)
+
+
+def _never_a_name(word: str) -> bool:
+    key = word.lower().rstrip(".")
+    return (key in GREETING_WORDS or key in load_wordlist("honorifics") or word == "I"
+            or (word.islower() and key in load_wordlist("stop_words")))
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,|&|and|,\s*and)\s*$", re.IGNORECASE)

@@ -34,6 +34,7 @@ class Summary:
     seconds: float = 0.0
     stats_reused: bool = False
     people: int = 0
+    verb: str = "scrubbed"
     warnings: List = field(default_factory=list)
     _warned: set = field(default_factory=set, repr=False)
 
@@ -48,8 +49,8 @@ class Summary:
         removed = ", ".join("%s %d" % (label, self.removed.get(label, 0))
                             for label in LABEL_ORDER)
         rate = self.posts / self.seconds if self.seconds else 0.0
-        yield "scrubbed %d posts, %d tokens in %.1f s (%.0f posts/s)" % (
-            self.posts, self.tokens, self.seconds, rate)
+        yield "%s %d posts, %d tokens in %.1f s (%.0f posts/s)" % (
+            self.verb, self.posts, self.tokens, self.seconds, rate)
         yield "removed: " + removed
         if self.rejected:
             yield "rejected %d bad records (see the reject file)" % self.rejected
@@ -234,7 +235,7 @@ def link_dump(dump: str, map_path: str, detection: Detection, scope: str = "boar
     from .linking import Linker
 
     started = time.monotonic()
-    summary = Summary()
+    summary = Summary(verb="linked names in")
     linker = Linker(scope)
     with _detected(dump, detection, summary, 2, rejects_path) as detected:
         for fields, _, spans, _ in detected:
@@ -258,7 +259,7 @@ def review_dump(dump: str, list_path: str, detection: Detection,
     compared case-insensitively) with its count, mean probability and commonest label,
     most frequent first, as CSV."""
     started = time.monotonic()
-    summary = Summary()
+    summary = Summary(verb="reviewed")
     found: Dict[str, list] = {}             # folded string -> [count, prob sum, labels, forms]
     with _detected(dump, detection, summary, 2, rejects_path) as detected:
         for fields, _, spans, _ in detected:

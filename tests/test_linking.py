@@ -179,3 +179,12 @@ def test_username_mentions_resolve_to_their_user():
     linker.observe(post("2", "ron", text), [Span("USER", 7, 16, 0.9), Span("USER", 21, 28, 0.9)])
     people = linker.person_map()
     assert len(people) == 2 and names_of(people, "KayGirl96") <= {"kaygirl"}
+
+
+@pytest.mark.parametrize("text, words, mentions", [
+    ("Thanks Dr Weiss", ["Dr", "Weiss"], ["Weiss"]),
+    ("Sue I agree", ["Sue", "I"], ["Sue"]),
+    ("so will I, Will", ["will", "Will"], ["Will"]),     # lower-case stop word dropped
+])
+def test_honorifics_pronouns_and_stop_words_are_not_mentions(text, words, mentions):
+    assert [m.text for m in mentions_of(text, name_spans(text, *words))] == mentions
