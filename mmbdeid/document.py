@@ -5,6 +5,7 @@ them, stages 1-2 of the pipeline) or a ready token list from a CoNLL corpus (off
 refer to the tokens joined by single spaces).
 """
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
@@ -36,17 +37,15 @@ class Document:
         offsets = span_tokenize(text, [(s.start, s.end) for s in identifiers])
         label_at = {(s.start, s.end): s.label for s in identifiers}
         breaks = [m.start() for m in _LINE_BREAK.finditer(text)]
-        paragraph_ids, paragraph, next_break = [], 0, 0
-        for start, _ in offsets:
-            while next_break < len(breaks) and breaks[next_break] < start:
-                next_break += 1
-                paragraph += 1
-            paragraph_ids.append(paragraph)
+        # a token's paragraph: the number of line breaks before it
+        paragraph_ids = [bisect_left(breaks, start) for start, _ in offsets] if breaks \
+            else [0] * len(offsets)
         return cls(
             tokens=[text[s:e] for s, e in offsets],
             offsets=list(offsets),
-            pattern_labels=[label_at.get(o) for o in offsets],
-            paragraph_ids=_renumber(paragraph_ids),
+            pattern_labels=[label_at.get(o) for o in offsets] if label_at
+            else [None] * len(offsets),
+            paragraph_ids=_renumber(paragraph_ids) if breaks else paragraph_ids,
             board=board, thread=thread, author=author, text=text,
         )
 

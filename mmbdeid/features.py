@@ -11,8 +11,10 @@ wordfreq Zipf level, census name frequency crossed with the Zipf level (a freque
 that is a rare word, like ``kevin``, is a name even in lower case; ``will`` is not), and the
 position of a token within its paragraph (line).
 """
+import functools
+import itertools
 import re
-from typing import Dict, FrozenSet, List, Optional
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
 from .fuzzy import MultiListIndex, word_lists_index
@@ -150,6 +152,7 @@ def position_features(index: int, length: int, paragraph_index: int,
     return features
 
 
+@functools.lru_cache(maxsize=1 << 16)   # pure, and asked for every token of every post
 def rank_buckets(rank: Optional[int], size: int) -> tuple:
     """The names of the cumulative rank buckets a rank falls in (``top10``, ``top1%``, ...)."""
     if rank is None:
@@ -178,11 +181,15 @@ def username_features(board_distance: Optional[int], in_thread: bool) -> Feature
 
 
 Attributes = List[str]
+# What caches hold: tuples, which the garbage collector stops tracking (so its full
+# collections stay cheap however large the caches grow), of str or, encoded, bytes.
+CachedAttributes = Tuple
 # Positional features describe the token's own place; they are not repeated for neighbours.
 _POSITIONAL_PREFIXES = ("start<", "end<", "pstart<", "pend<")
 _CACHE_LIMIT = 100_000     # entries per cache; emptied when full, so memory stays flat
-# A cached token type holds ~125 attribute strings (about 8 KB): 30,000 types bound a
-# worker's cache near 250 MB; text is Zipfian, so the frequent types come back at once.
+# A cached token type holds its attributes and their window copies: about 8 KB with every
+# attribute, 3 KB for a fitted model's (encoded) subset. 30,000 types bound a worker's
+# cache at 100-250 MB; when full, the newest half is forgotten (see _forget_newest_half).
 _TYPE_CACHE_LIMIT = 30_000
 
 
@@ -199,12 +206,35 @@ class _TypeEntry:
     distance to the usernames of each board within reach."""
     __slots__ = ("by_offset", "lower", "term", "board_user_distances")
 
-    def __init__(self, by_offset: Dict[int, Attributes], lower: str, term: Optional[str],
+    def __init__(self, by_offset: Dict[int, CachedAttributes], lower: str, term: Optional[str],
                  board_user_distances: Dict[str, int]):
         self.by_offset = by_offset
         self.lower = lower
         self.term = term
         self.board_user_distances = board_user_distances
+
+
+def _forget_newest_half(cache: dict) -> None:
+    """Make room in a full cache of token types. Text is Zipfian, so the types seen first
+    are the frequent ones: they stay, and the newest (mostly rare) half goes."""
+    for key in list(itertools.islice(reversed(cache), len(cache) // 2)):
+        del cache[key]
+
+
+def _atom_features(key: tuple) -> Features:
+    """The features of a post-dependent attribute group ("atom") named by ``key``."""
+    if key[0] == "pattern":
+        return {"pattern": key[1]}
+    if key[0] == "usernames":
+        return username_features(key[1], key[2])
+    kind, buckets = key                 # board or user rank buckets
+    return {"%s:%s" % (kind, name): 1.0 for name in buckets}
+
+
+def _joined(unit: Dict[int, CachedAttributes],
+            atom: Dict[int, CachedAttributes]) -> Dict[int, CachedAttributes]:
+    """A unit followed by atoms, offset by offset."""
+    return {offset: attributes + atom[offset] for offset, attributes in unit.items()}
 
 
 class Featurizer:
@@ -216,41 +246,57 @@ class Featurizer:
     token type (surface, word lists, edit distance, frequencies, corpus-wide term
     statistics) is computed once per type and cached with its ``-2:`` .. ``+2:`` prefixed
     copies for the window; the few post-dependent attribute groups (username membership,
-    tf-idf rank buckets, pattern labels) are cached the same way as "atoms". A token then
-    costs a few list concatenations.
+    tf-idf rank buckets, pattern labels) are cached the same way as "atoms", and so is
+    each combination of them. A token's "unit" is its type's attributes followed by its
+    atoms, for each offset; an item is
+    bias, the token's own unit, its position and its neighbours' units: a token costs a few
+    sequence concatenations.
 
     ``known_attributes`` (when tagging with a fitted model): only attributes the model has
     weights for are emitted. The others add nothing to the marginals, so leaving them out
-    makes tagging cheaper with identical results.
+    makes tagging cheaper with identical results. ``encoded``: attributes as UTF-8
+    ``bytes``, which python-crfsuite takes as they are; it would otherwise encode every
+    ``str`` attribute of every token again (a good part of the tagging time).
     """
 
     def __init__(self, stats=None, window: int = WINDOW,
-                 known_attributes: Optional[FrozenSet[str]] = None):
+                 known_attributes: Optional[FrozenSet[str]] = None, encoded: bool = False):
         self.stats = stats
         self.window = window
         self.known_attributes = known_attributes
+        self.encoded = encoded
         self._offsets = [o for o in range(-window, window + 1) if o != 0]
         self._prefixes = {o: "%+d:" % o for o in self._offsets}
+        # offset -> the known attributes seen there, without their offset prefix, so that
+        # only those are prefixed
+        self._known_unprefixed = None if known_attributes is None else {
+            offset: {a[len(prefix):] for a in known_attributes if a.startswith(prefix)}
+            for offset, prefix in self._prefixes.items()}
         self._type_cache: Dict[str, _TypeEntry] = {}
-        self._atom_cache: Dict[tuple, Dict[int, Attributes]] = {}
-        self._position_cache: Dict[tuple, Attributes] = {}
+        self._atom_cache: Dict[tuple, Dict[int, CachedAttributes]] = {}
+        self._position_cache: Dict[tuple, CachedAttributes] = {}
         self._thread_cache: Dict[tuple, FrozenSet[str]] = {}
         self._users_index = None
-        self._bias = self._known(["bias"])
-        self._pads = {o: self._known(["%+d:pad" % o]) for o in self._offsets}
+        self._bias = self._emitted(["bias"])
+        # beyond either end of the post, each offset sees its padding attribute
+        self._pad_unit = {o: self._emitted(["%+d:pad" % o]) for o in self._offsets}
 
     def __getstate__(self):
         # Caches and corpus statistics belong to one run, not to a saved model.
-        return {"stats": None, "window": self.window, "known_attributes": self.known_attributes}
+        return {"stats": None, "window": self.window, "known_attributes": self.known_attributes,
+                "encoded": self.encoded}
 
     def __setstate__(self, state):
         self.__init__(**state)
 
-    def _known(self, attributes: Attributes) -> Attributes:
+    def _emitted(self, attributes: Attributes) -> CachedAttributes:
+        """The attributes as items carry them: only known ones, encoded if asked."""
         known = self.known_attributes
-        if known is None:
-            return attributes
-        return [a for a in attributes if a in known]
+        if known is not None:
+            attributes = [a for a in attributes if a in known]
+        if self.encoded:
+            return tuple([a.encode() for a in attributes])
+        return tuple(attributes)
 
     # -- per token type -------------------------------------------------------------
     def type_features(self, token: str) -> Features:
@@ -272,104 +318,116 @@ class Featurizer:
         entry = self._type_cache.get(token)
         if entry is None:
             if len(self._type_cache) >= _TYPE_CACHE_LIMIT:
-                self._type_cache.clear()
+                _forget_newest_half(self._type_cache)
             lower = token.lower()
             entry = self._type_cache[token] = _TypeEntry(
                 self._by_offset(to_attributes(self.type_features(token))), lower, term_of(lower),
                 self._board_user_distances(lower))
         return entry
 
-    def _by_offset(self, attributes: Attributes) -> Dict[int, Attributes]:
-        by_offset = {0: self._known(attributes)}
+    def _by_offset(self, attributes: Attributes) -> Dict[int, CachedAttributes]:
+        by_offset = {0: self._emitted(attributes)}
+        known = self._known_unprefixed
         for offset, prefix in self._prefixes.items():
-            by_offset[offset] = self._known([prefix + a for a in attributes])
+            if known is not None:
+                known_here = known[offset]
+                attributes_seen = [a for a in attributes if a in known_here]
+            else:
+                attributes_seen = attributes
+            by_offset[offset] = tuple([(prefix + a).encode() for a in attributes_seen]) \
+                if self.encoded else tuple([prefix + a for a in attributes_seen])
         return by_offset
 
-    def _atom(self, key: tuple, make_features) -> Dict[int, Attributes]:
-        """A cached post-dependent attribute group, with its window copies."""
-        atom = self._atom_cache.get(key)
-        if atom is None:
+    def _atoms(self, keys: tuple) -> Dict[int, CachedAttributes]:
+        """Cached post-dependent attribute groups, one after the other, with their window
+        copies; ``keys`` name the groups (see ``_atom_features``)."""
+        atoms = self._atom_cache.get(keys)
+        if atoms is None:
             if len(self._atom_cache) >= _CACHE_LIMIT:
                 self._atom_cache.clear()
-            atom = self._atom_cache[key] = self._by_offset(to_attributes(make_features()))
-        return atom
+            features: Features = {}
+            for key in keys:
+                features.update(_atom_features(key))
+            atoms = self._atom_cache[keys] = self._by_offset(to_attributes(features))
+        return atoms
 
-    def _position_attributes(self, i: int, n: int, p_index: int, p_size: int) -> Attributes:
+    def _position_attributes(self, i: int, n: int, p_index: int,
+                             p_size: int) -> CachedAttributes:
         # Only distances up to the largest limit matter, so few distinct keys exist.
         top, ptop = POSITION_LIMITS[-1], PARAGRAPH_LIMITS[-1]
-        key = (min(i, top), min(n - 1 - i, top), min(p_index, ptop),
-               min(p_size - 1 - p_index, ptop))
+        to_end, to_p_end = n - 1 - i, p_size - 1 - p_index
+        key = (i if i < top else top, to_end if to_end < top else top,
+               p_index if p_index < ptop else ptop, to_p_end if to_p_end < ptop else ptop)
         cached = self._position_cache.get(key)
         if cached is None:
-            cached = self._position_cache[key] = self._known(to_attributes(position_features(
+            cached = self._position_cache[key] = self._emitted(to_attributes(position_features(
                 key[0], key[0] + key[1] + 1, key[2], key[2] + key[3] + 1)))
         return cached
 
     # -- per document ---------------------------------------------------------------
     def document_items(self, document) -> List[Attributes]:
-        """One crfsuite attribute list per token."""
-        thread_variants = self._thread_variants(document)
-        board, author = document.board, document.author
-        paragraph_sizes: Dict[int, int] = {}
-        for pid in document.paragraph_ids:
-            paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
-
+        """One crfsuite attribute list per token: bias, the token's own unit, its position,
+        then each neighbour's unit under its offset (padding beyond the post)."""
         self.prefetch([document])
-        entries: List[Optional[_TypeEntry]] = []
-        atoms: List[list] = []
-        for token, pattern in zip(document.tokens, document.pattern_labels):
-            if pattern:
-                entries.append(None)
-                atoms.append([self._atom(("pattern", pattern),
-                                         lambda: {"pattern": pattern})])
-                continue
-            entry = self._type_entry(token)
-            entries.append(entry)
-            token_atoms = []
-            board_distance = entry.board_user_distances.get(board)
-            in_thread = entry.lower in thread_variants
-            if board_distance is not None or in_thread:
-                token_atoms.append(self._atom(
-                    ("user", board_distance, in_thread),
-                    lambda: username_features(board_distance, in_thread)))
-            if self.stats is not None and entry.term is not None:
-                for kind, document_key in (("board", board), ("user", author)):
-                    if document_key:
-                        buckets = rank_buckets(*self.stats.rank(kind, document_key, entry.term))
-                        if buckets:
-                            token_atoms.append(self._atom(
-                                (kind, buckets),
-                                lambda: {"%s:%s" % (kind, name): 1.0 for name in buckets}))
-            atoms.append(token_atoms)
-
+        units = self._units(document)
+        positions = self._positions(document.paragraph_ids)
+        window, offsets, bias = self.window, self._offsets, self._bias
+        padded = [self._pad_unit] * window + units + [self._pad_unit] * window
         items: List[Attributes] = []
-        paragraph_position: Dict[int, int] = {}
-        n = len(entries)
-        offsets = self._offsets
-        for i, pid in enumerate(document.paragraph_ids):
-            p_index = paragraph_position.get(pid, 0)
-            paragraph_position[pid] = p_index + 1
-            item = list(self._bias)
-            if entries[i] is not None:
-                item += entries[i].by_offset[0]
-            for atom in atoms[i]:
-                item += atom[0]
-            item += self._position_attributes(i, n, p_index, paragraph_sizes[pid])
+        for i, unit in enumerate(units):
+            item = [*bias, *unit[0], *positions[i]]
             for offset in offsets:
-                j = i + offset
-                if 0 <= j < n:
-                    if entries[j] is not None:
-                        item += entries[j].by_offset[offset]
-                    for atom in atoms[j]:
-                        item += atom[offset]
-                else:
-                    item += self._pads[offset]
+                item += padded[i + window + offset][offset]
             items.append(item)
         return items
 
+    def _units(self, document) -> List[Dict[int, CachedAttributes]]:
+        """Per token, its attributes by offset: its type's followed by its atoms (username
+        membership, board and user rank buckets), or its pattern atom alone."""
+        thread_variants = self._thread_variants(document)
+        board = document.board
+        # term -> rank and number of terms, of this post's board and of its author
+        ranked = [(kind, self.stats.ranks(kind, key)) for kind, key
+                  in (("board", board), ("user", document.author))
+                  if key and self.stats is not None]
+        units: List[Dict[int, CachedAttributes]] = []
+        for token, pattern in zip(document.tokens, document.pattern_labels):
+            if pattern:
+                units.append(self._atoms((("pattern", pattern),)))
+                continue
+            entry = self._type_entry(token)
+            keys = []
+            board_distance = entry.board_user_distances.get(board)
+            in_thread = entry.lower in thread_variants
+            if board_distance is not None or in_thread:
+                keys.append(("usernames", board_distance, in_thread))
+            if entry.term is not None:
+                for kind, (ranks, size) in ranked:
+                    buckets = rank_buckets(ranks.get(entry.term), size)
+                    if buckets:
+                        keys.append((kind, buckets))
+            units.append(_joined(entry.by_offset, self._atoms(tuple(keys))) if keys
+                         else entry.by_offset)
+        return units
+
+    def _positions(self, paragraph_ids: List[int]) -> List[CachedAttributes]:
+        """Each token's position attributes within its post and its paragraph."""
+        paragraph_sizes: Dict[int, int] = {}
+        for pid in paragraph_ids:
+            paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
+        paragraph_position: Dict[int, int] = {}
+        n = len(paragraph_ids)
+        positions = []
+        for i, pid in enumerate(paragraph_ids):
+            p_index = paragraph_position.get(pid, 0)
+            paragraph_position[pid] = p_index + 1
+            positions.append(self._position_attributes(i, n, p_index, paragraph_sizes[pid]))
+        return positions
+
     def prefetch(self, documents) -> None:
-        """Edit-distance lookups for the new token types of many documents in one batch (the
-        batched index query has a fixed cost per call, so larger batches are cheaper)."""
+        """Edit-distance and term-statistics lookups for the new token types of many
+        documents in one batch (the batched index query and the statistics queries have a
+        fixed cost per call, so larger batches are cheaper)."""
         new = [token.lower() for document in documents
                for token, pattern in zip(document.tokens, document.pattern_labels)
                if not pattern and token not in self._type_cache]
@@ -377,6 +435,7 @@ class Featurizer:
             word_lists_index(FUZZY_LISTS).prefetch(new)
             if self.stats is not None:
                 self._username_index().prefetch(new)
+                self.stats.prefetch_terms(term for term in map(term_of, new) if term)
 
     def _username_index(self) -> MultiListIndex:
         if self._users_index is None:

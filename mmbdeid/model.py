@@ -109,7 +109,7 @@ class NameTagger:
         tagger = self._crf_tagger()
         known = self._labels()
         wanted = known if labels is None else [label for label in labels if label in known]
-        tagger.set(pycrfsuite.ItemSequence(items))
+        tagger.set(items)   # a list: an ItemSequence would be one more copy in C++
         marginal = tagger.marginal
         return [{label: marginal(label, i) for label in wanted} for i in range(len(items))]
 
@@ -119,7 +119,7 @@ class NameTagger:
             return []
         tagger = self._crf_tagger()
         known = self._labels()
-        tagger.set(pycrfsuite.ItemSequence(items))
+        tagger.set(items)
         marginal = tagger.marginal
         name, user = "NAME" in known, "USER" in known
         return [(marginal("NAME", i) if name else 0.0, marginal("USER", i) if user else 0.0)
@@ -127,15 +127,19 @@ class NameTagger:
 
     def known_attributes(self) -> frozenset:
         """The attributes the model has a weight for (with L1 regularisation, a small part
-        of those the features produce; the rest cannot change a marginal)."""
+        of those the features produce; the rest cannot change a marginal). crfsuite saves
+        only features with a non-zero weight, so every one of these matters: the weights
+        that ``info()`` shows as 0.0 are merely printed with six decimals."""
         if getattr(self, "_known_attributes", None) is None:
             self._known_attributes = frozenset(
                 attribute for attribute, _ in self._crf_tagger().info().state_features)
         return self._known_attributes
 
     def featurizer(self, stats=None) -> Featurizer:
-        """A featurizer for tagging with this model: its window, only its attributes."""
-        return Featurizer(stats, window=self.window, known_attributes=self.known_attributes())
+        """A featurizer for tagging with this model: its window, only its attributes,
+        encoded for crfsuite."""
+        return Featurizer(stats, window=self.window, known_attributes=self.known_attributes(),
+                          encoded=True)
 
     def _labels(self) -> List[str]:
         if getattr(self, "_known_labels", None) is None:

@@ -20,6 +20,7 @@ chunk of posts, mergeable, so workers and Dask partitions can each build one), a
 SQLite by :class:`StatsBuilder` whenever they grow large, and ranked there with SQL window
 functions.  :class:`CorpusStats` reads the finished store with bounded caches.
 """
+import itertools
 import math
 import sqlite3
 from collections import Counter, OrderedDict
@@ -39,11 +40,12 @@ SCHEMA_VERSION = "3"
 SENTENCE_OPENERS = frozenset(".!?:;\"“”()[]…-–—*•>")
 FLUSH_ENTRIES = 300_000       # counts held in memory before they are added to SQLite
 CACHE_ENTRIES = 200_000       # per lookup cache of CorpusStats
+_TERMS_PER_QUERY = 500        # well below SQLite's limit on query parameters
 
 
 def term_of(token: str) -> Optional[str]:
     """The statistics key of a token: lower-cased, or None for tokens without a letter."""
-    if any(ch.isalpha() for ch in token):
+    if token.isalpha() or any(ch.isalpha() for ch in token):   # most tokens: the first test
         return token.lower()
     return None
 
@@ -67,6 +69,7 @@ class PartialCounts:
     def add(self, document) -> "PartialCounts":
         self.n_posts += 1
         paragraphs: Dict[int, list] = {}
+        mid, capitalised = self.mid, self.capitalised
         previous_token, previous_paragraph = None, None
         for token, pattern, paragraph in zip(document.tokens, document.pattern_labels,
                                              document.paragraph_ids):
@@ -76,24 +79,23 @@ class PartialCounts:
                 opens_sentence = (paragraph != previous_paragraph or previous_token is None
                                   or previous_token in SENTENCE_OPENERS)
                 if not opens_sentence and not token.isupper():
-                    self.mid[term] += 1
+                    mid[term] += 1
                     if token[0].isupper():
-                        self.capitalised[term] += 1
+                        capitalised[term] += 1
             previous_token, previous_paragraph = token, paragraph
         terms = [t for paragraph in paragraphs.values() for t in paragraph]
-        post_counts = Counter(terms)
-        self.terms.update(post_counts)
+        # Counter.update counts an iterable in C; given a mapping it loops in Python
+        self.terms.update(terms)
         if document.board:
-            board = document.board
-            self.board_terms.update({(board, t): n for t, n in post_counts.items()})
+            self.board_terms.update(zip(itertools.repeat(document.board), terms))
         if document.author:
             author = document.author
-            self.user_terms.update({(author, t): n for t, n in post_counts.items()})
+            self.user_terms.update(zip(itertools.repeat(author), terms))
             self.thread_authors.add((document.board, document.thread, author))
         for paragraph in paragraphs.values():
-            n = len(paragraph)
-            borders = set(range(min(BORDER_WIDTH, n))) | set(range(max(0, n - BORDER_WIDTH), n))
-            self.border.update(paragraph[i] for i in borders)
+            # the first and last BORDER_WIDTH terms (all of them in a short paragraph)
+            self.border.update(paragraph if len(paragraph) <= 2 * BORDER_WIDTH
+                               else paragraph[:BORDER_WIDTH] + paragraph[-BORDER_WIDTH:])
         return self
 
     def merge(self, other: "PartialCounts") -> "PartialCounts":
@@ -229,11 +231,17 @@ class CorpusStats:
     # -- lookups used by the features ------------------------------------------------
     def rank(self, kind: str, document: str, term: str) -> Tuple[Optional[int], int]:
         """(rank of term in that document or None, number of distinct terms of the document)."""
+        ranks, size = self.ranks(kind, document)
+        return ranks.get(term), size
+
+    def ranks(self, kind: str, document: str) -> Tuple[Dict[str, int], int]:
+        """(term -> rank, number of distinct terms) of one board's or user's document:
+        fetched once per post, then looked up per token."""
         if kind == "board":
             ranks = self._board_ranks.get(document)
             if ranks is None:
                 ranks = self._board_ranks[document] = self._ranks("board", document)
-            return ranks.get(term), self.doc_sizes_["board"].get(document, 0)
+            return ranks, self.doc_sizes_["board"].get(document, 0)
         entry = self._user_ranks.get(document)
         if entry is None:
             size = self.connection.execute(
@@ -241,7 +249,7 @@ class CorpusStats:
                 (document,)).fetchone()
             entry = (self._ranks("user", document), size[0] if size else 0)
             self._user_ranks.put(document, entry)
-        return entry[0].get(term), entry[1]
+        return entry
 
     def _ranks(self, kind: str, document: str) -> Dict[str, int]:
         return dict(self.connection.execute(
@@ -254,6 +262,22 @@ class CorpusStats:
         """(mid-sentence title-case occurrences, mid-sentence occurrences) of a term."""
         _, mid, capitalised = self._term(term)
         return capitalised, mid
+
+    def prefetch_terms(self, terms: Iterable[str]) -> None:
+        """Read the statistics of many terms in a few queries (a query per term costs more
+        than its lookup), ahead of ``border_rank`` and ``capitalisation``."""
+        new = [term for term in dict.fromkeys(terms) if self._terms.get(term) is None]
+        for start in range(0, len(new), _TERMS_PER_QUERY):
+            batch = new[start:start + _TERMS_PER_QUERY]
+            marks = ",".join("?" * len(batch))
+            border = dict(self.connection.execute(
+                "SELECT term, rank FROM border_rank WHERE term IN (%s)" % marks, batch))
+            counts = {term: (mid, capitalised) for term, mid, capitalised
+                      in self.connection.execute("SELECT term, mid, capitalised FROM term "
+                                                 "WHERE term IN (%s)" % marks, batch)}
+            for term in batch:
+                mid, capitalised = counts.get(term, (0, 0))
+                self._terms.put(term, (border.get(term), mid or 0, capitalised or 0))
 
     def _term(self, term: str) -> Tuple[Optional[int], int, int]:
         entry = self._terms.get(term)
@@ -324,25 +348,27 @@ class _LruCache:
 def _rank_documents(connection, kind: str) -> None:
     """term_rank and doc_size of one kind: weight tf * ln(N / n_i), rank within document."""
     table = kind + "_term"
-    connection.execute("CREATE TEMP TABLE df AS SELECT term, COUNT(*) AS df FROM %s "
-                       "GROUP BY term" % table)
-    connection.execute("CREATE UNIQUE INDEX temp.df_term ON df(term)")
     connection.execute("CREATE TEMP TABLE doc AS SELECT doc, SUM(n) AS total, COUNT(*) AS size "
                        "FROM %s GROUP BY doc" % table)
     connection.execute("CREATE UNIQUE INDEX temp.doc_doc ON doc(doc)")
     n_documents = connection.execute("SELECT COUNT(*) FROM doc").fetchone()[0]
+    # ln(N / n_i) once per term, not once per (document, term) row: the same values
+    connection.execute("CREATE TEMP TABLE df AS SELECT term, COUNT(*) AS df, "
+                       "ln(? * 1.0 / COUNT(*)) AS idf FROM %s GROUP BY term" % table,
+                       (n_documents,))
+    connection.execute("CREATE UNIQUE INDEX temp.df_term ON df(term)")
     connection.execute("INSERT INTO doc_size SELECT ?, doc, size FROM doc", (kind,))
     connection.execute("""
         INSERT INTO term_rank
         SELECT ?, doc, term, rank FROM (
             SELECT t.doc, t.term, d.size,
                    ROW_NUMBER() OVER (PARTITION BY t.doc
-                                      ORDER BY (t.n / sqrt(d.total)) * ln(? * 1.0 / f.df) DESC,
+                                      ORDER BY (t.n / sqrt(d.total)) * f.idf DESC,
                                                t.term) - 1 AS rank
             FROM %s AS t JOIN df AS f ON f.term = t.term JOIN doc AS d ON d.doc = t.doc
             WHERE f.df < ?)
         WHERE rank < MAX(?, CAST(size * ? AS INTEGER))""" % table,
-                       (kind, n_documents, n_documents, TOP_KEEP_MIN, TOP_KEEP_SHARE))
+                       (kind, n_documents, TOP_KEEP_MIN, TOP_KEEP_SHARE))
     connection.execute("DROP TABLE temp.df")
     connection.execute("DROP TABLE temp.doc")
 

@@ -83,11 +83,20 @@ def _split_clitics(start: int, end: int, text: str) -> List[Offsets]:
     return [(start, end)] + tail[::-1]
 
 
+def _has_apostrophe(text: str, start: int, end: int) -> bool:
+    return any(text.find(a, start, end) >= 0 for a in _APOSTROPHE)
+
+
 def _tokens_between(text: str, start: int, end: int) -> List[Offsets]:
+    spans = [match.span() for match in _TOKEN.finditer(text, start, end)]
+    # Every clitic has an apostrophe: most text needs no splitting at all, and only words
+    # with an apostrophe need a look (this loop is a good part of the tokenising time).
+    if not _has_apostrophe(text, start, end):
+        return spans
     offsets: List[Offsets] = []
-    for match in _TOKEN.finditer(text, start, end):
-        token_start, token_end = match.span()
-        if _WORD_CHAR_RE.match(text, token_start):
+    for token_start, token_end in spans:
+        if _has_apostrophe(text, token_start, token_end) and \
+                _WORD_CHAR_RE.match(text, token_start):
             offsets.extend(_split_clitics(token_start, token_end, text))
         else:
             offsets.append((token_start, token_end))

@@ -117,3 +117,27 @@ def test_pattern_tokens_get_only_the_pattern_feature():
 def test_capitalisation_features(capitalised, occurrences, expected):
     from mmbdeid.features import capitalisation_features
     assert capitalisation_features(capitalised, occurrences) == expected
+
+
+def test_known_and_encoded_items_are_the_full_items_filtered_in_order():
+    from mmbdeid.stats import CorpusStats
+    posts = [("bc", "t1", "kaygirl", "Hi all,\nchemo today with Kay's help\nBarb"),
+             ("bc", "t1", "boo", "Hi @kaygirl, call 555-123-4567\nBarb")]
+    stats = CorpusStats.build(Document.from_text(text, board=b, thread=t, author=a)
+                              for b, t, a, text in posts)
+    documents = [Document.from_text(text, board=b, thread=t, author=a)
+                 for b, t, a, text in posts]
+    full = [Featurizer(stats).document_items(d) for d in documents]
+    known = frozenset(a for items in full for item in items for a in item[::3])
+    encoded = Featurizer(stats, known_attributes=known, encoded=True)
+    for document, items in zip(documents, full):
+        expected = [[a.encode() for a in item if a in known] for item in items]
+        assert encoded.document_items(document) == expected
+        assert encoded.document_items(document) == expected      # from the caches
+
+
+def test_a_full_type_cache_keeps_its_oldest_half():
+    from mmbdeid.features import _forget_newest_half
+    cache = {str(i): i for i in range(10)}
+    _forget_newest_half(cache)
+    assert list(cache) == ["0", "1", "2", "3", "4"]

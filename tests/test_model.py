@@ -91,3 +91,14 @@ def test_load_rejects_bad_model_files(tmp_path, content):
 def test_load_missing_model():
     with pytest.raises(InputError, match="not found"):
         NameTagger.load("/nonexistent/model.mmbdeid")
+
+
+def test_tagging_items_are_encoded_and_give_the_same_marginals(fitted):
+    from mmbdeid.features import Featurizer
+    tagger, documents, stats = fitted
+    plain = Featurizer(stats, window=tagger.window)
+    encoded = tagger.featurizer(stats)
+    for document in documents[:3]:
+        items = encoded.document_items(document)
+        assert all(isinstance(a, bytes) for item in items for a in item)
+        assert tagger.name_marginals(items) == tagger.name_marginals(plain.document_items(document))

@@ -109,3 +109,13 @@ def test_capitalisation_counts_only_mid_sentence_non_caps_uses():
     ])
     assert stats.capitalisation("kevin") == (1, 2)
     assert stats.capitalisation("said") == (0, 1)
+
+
+def test_prefetched_terms_answer_like_single_lookups(stats):
+    terms = ["kay", "chemo", "hi", "sue", "absent", "kay"]
+    single = [(stats.border_rank(t), stats.capitalisation(t)) for t in terms]
+    fresh = CorpusStats(stats.connection)
+    fresh.prefetch_terms(terms)
+    assert [(fresh.border_rank(t), fresh.capitalisation(t)) for t in terms] == single
+    assert fresh.ranks("user", "tiger") == (dict(fresh._ranks("user", "tiger")),
+                                            fresh.rank("user", "tiger", "sue")[1])

@@ -122,3 +122,13 @@ def test_protected_spans_survive_random_text():
         offsets = span_tokenize(text, [(start, end)])
         assert (start, end) in offsets
         assert all(a[1] <= b[0] for a, b in zip(offsets, offsets[1:]))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("don't go", ["do", "n't", "go"]),
+    ("Kay’s and y'all'd've", ["Kay", "’s", "and", "y'all", "'d", "'ve"]),
+    ("' 's x'", ["'", "'", "s", "x", "'"]),
+    ("no apostrophe here", ["no", "apostrophe", "here"]),
+])
+def test_clitics_are_split_only_where_an_apostrophe_is(text, expected):
+    assert tokenize(text) == expected
