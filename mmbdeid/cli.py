@@ -11,9 +11,9 @@ from typing import List, Optional
 
 from . import __version__
 from .errors import InputError
+from .linking import SCOPES
+from .pseudonymize import MODES
 
-MODES = ("placeholder", "pseudonym", "surrogate")
-SCOPES = ("thread", "board", "dump")
 EXIT_LEAK = 1
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
