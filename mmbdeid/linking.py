@@ -274,30 +274,42 @@ class VariantIndex:
         self.by_username_variant: Dict[str, List[str]] = defaultdict(list)
         self.by_username_prefix: Dict[str, List[str]] = defaultdict(list)
         self.by_first_letter: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
-        groups = _nickname_groups_by_name()
-        stop_words = load_wordlist("stop_words")
+        self._letter_entries: Set[Tuple[str, str]] = set()
         for person in person_map:
+            self.add_usernames(person)
             for key in person.names:
-                _add(self.exact, key, person.id)
-                if " " in key:
-                    _add(self.by_initials, initials(key), person.id)
-                    for part in key.split():
-                        if len(part) >= 2:
-                            _add(self.by_part, part, person.id)
-                else:
-                    for canonical in groups.get(key, ()):
-                        _add(self.by_nickname_group, canonical, person.id)
-                    self.by_first_letter[key[:1]].append((key, person.id))
-            for username in person.usernames:
-                _add(self.exact, name_key(username), person.id)
-                folded = username.casefold()
-                for end in range(USERNAME_PREFIX_MIN, len(folded)):   # "oneday" of onedayatatime
-                    _add(self.by_username_prefix, folded[:end], person.id)
-                for variant in username_variants(username):
-                    if len(variant) >= 3 and variant not in stop_words:
-                        _add(self.by_username_variant, variant, person.id)
-                        if variant.isalpha():                      # "kaygril" of kaygirl
-                            self.by_first_letter[variant[:1]].append((variant, person.id))
+                self.add_name(key, person.id)
+
+    def add_name(self, key: str, person_id: str) -> None:
+        _add(self.exact, key, person_id)
+        if " " in key:
+            _add(self.by_initials, initials(key), person_id)
+            for part in key.split():
+                if len(part) >= 2:
+                    _add(self.by_part, part, person_id)
+        else:
+            for canonical in _nickname_groups_by_name().get(key, ()):
+                _add(self.by_nickname_group, canonical, person_id)
+            self._add_spelling(key, person_id)
+
+    def add_usernames(self, person: Person) -> None:
+        stop_words = load_wordlist("stop_words")
+        for username in person.usernames:
+            _add(self.exact, name_key(username), person.id)
+            folded = username.casefold()
+            for end in range(USERNAME_PREFIX_MIN, len(folded)):   # "oneday" of onedayatatime
+                _add(self.by_username_prefix, folded[:end], person.id)
+            for variant in username_variants(username):
+                if len(variant) >= 3 and variant not in stop_words:
+                    _add(self.by_username_variant, variant, person.id)
+                    if variant.isalpha():                      # "kaygril" of kaygirl
+                        self._add_spelling(variant, person.id)
+
+    def _add_spelling(self, word: str, person_id: str) -> None:
+        """A word misspellings are compared with, bucketed by first letter."""
+        if (word, person_id) not in self._letter_entries:
+            self._letter_entries.add((word, person_id))
+            self.by_first_letter[word[:1]].append((word, person_id))
 
     def exact_people(self, key: str) -> List[str]:
         return self.exact.get(key, [])
@@ -469,7 +481,8 @@ class Resolver:
         self.warn = warn
         self.index = index or VariantIndex(people)
         self._warned: Set[Tuple[str, Tuple[str, str]]] = set()
-        self._cache: Dict[Tuple[str, str, Tuple[str, str]], str] = {}
+        # name key -> (label, scope group) -> person id
+        self._cache: Dict[str, Dict[Tuple[str, Tuple[str, str]], str]] = defaultdict(dict)
 
     def resolve(self, mention: Mention, fields: dict) -> str:
         key = name_key(mention.text)
@@ -500,33 +513,24 @@ class Resolver:
         person = self.people.by_username(username)
         if person is None:
             person = self.people.add(Person(self.people.next_id("U"), [username]))
-            self.index = VariantIndex(self.people)
+            self.index.add_usernames(person)
             self._cache.clear()
         return person.id
 
     def resolve_in_group(self, key: str, label: str, group: Tuple[str, str]) -> str:
-        cache_key = (key, label, group)
-        person_id = self._cache.get(cache_key)
+        cached = self._cache[key]
+        person_id = cached.get((label, group))
         if person_id is None:
             person_id = self._resolve(key, group)
-            self._cache[cache_key] = person_id
+            # _resolve may have learned the key: its cache is then fresh
+            self._cache[key][(label, group)] = person_id
         return person_id
 
     def learn(self, key: str, person_id: str) -> None:
         """``key`` is now a name of ``person_id`` (found while linking)."""
-        _add(self.index.exact, key, person_id)
-        person = self.people[person_id]
-        if " " in key:
-            _add(self.index.by_initials, initials(key), person_id)
-            for part in key.split():
-                _add(self.index.by_part, part, person_id)
-        else:
-            for canonical in _nickname_groups_by_name().get(key, ()):
-                _add(self.index.by_nickname_group, canonical, person_id)
-            if (key, person_id) not in self.index.by_first_letter[key[:1]]:
-                self.index.by_first_letter[key[:1]].append((key, person_id))
-        person.names.setdefault(key, 0)
-        self._cache = {k: v for k, v in self._cache.items() if k[0] != key}
+        self.index.add_name(key, person_id)
+        self.people[person_id].names.setdefault(key, 0)
+        self._cache.pop(key, None)
 
     def _resolve(self, key: str, group: Tuple[str, str]) -> str:
         for candidates in (self.index.exact_people(key), self.index.variant_people(key)):
