@@ -126,7 +126,8 @@ class Detection:
 
 @contextlib.contextmanager
 def _detected(dump: str, detection: Detection, summary: Summary, passes: int,
-              rejects_path: Optional[str] = None) -> Iterator[Iterator[tuple]]:
+              rejects_path: Optional[str] = None,
+              work: str = "finding names") -> Iterator[Iterator[tuple]]:
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
     iterator over ``(fields, placeholder text, spans, tokens)`` per post, in input order."""
     with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
@@ -147,8 +148,8 @@ def _detected(dump: str, detection: Detection, summary: Summary, passes: int,
             factory, args = detection.scrubber(*args)
 
         def posts_with_spans() -> Iterator[tuple]:
-            label = "pass 2/%d %s" % (passes, "scrubbing" if passes == 2 else "finding names")
-            progress = Progress(label, total=total, quiet=detection.quiet)
+            progress = Progress("pass 2/%d %s" % (passes, work), total=total,
+                                quiet=detection.quiet)
             posts = (record.fields for record in
                      read_posts(dump, on_bad=_ignore if rejects is not None else None))
             for chunk, results in detection.map_ordered(factory, args, chunked(posts)):
@@ -173,7 +174,8 @@ def scrub_dump(dump: str, output: str, fmt: str, detection: Detection,
     started = time.monotonic()
     summary = Summary()
     passes = 2 if mode == "placeholder" else 3
-    with _detected(dump, detection, summary, passes, rejects_path) as detected:
+    work = "scrubbing" if mode == "placeholder" else "finding names"
+    with _detected(dump, detection, summary, passes, rejects_path, work) as detected:
         if mode == "placeholder":
             with atomic_output(output) as out, _optional_output(spans_path) as spans_out:
                 writer = RecordWriter(out, fmt)
