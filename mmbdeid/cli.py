@@ -91,22 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="surrogate mode: seed of the fake values (default 0)")
     _person_options(scrub)
 
-    link = commands.add_parser("link", help="write the person map (who is called what) "
-                               "of a dump, for editing and 'scrub --map'")
-    link.add_argument("dump", metavar="DUMP")
-    link.add_argument("-o", "--output", required=True, metavar="MAP")
-    _model_options(link)
-    link.add_argument("--stats", metavar="STATS")
-    _run_options(link)
+    link = _detecting_command(commands, "link", "MAP", "write the person map (who is "
+                              "called what) of a dump, for editing and 'scrub --map'")
     _person_options(link)
-
-    review = commands.add_parser("review", help="list every distinct string the model "
-                                 "would remove, most frequent first (CSV)")
-    review.add_argument("dump", metavar="DUMP")
-    review.add_argument("-o", "--output", required=True, metavar="LIST.csv")
-    _model_options(review)
-    review.add_argument("--stats", metavar="STATS")
-    _run_options(review)
+    review = _detecting_command(commands, "review", "LIST.csv", "list every distinct "
+                                "string the model would remove, most frequent first (CSV)")
     _list_options(review)
 
     audit = commands.add_parser("audit", help="look for usernames and names left in "
@@ -183,6 +172,17 @@ def _training_options(parser) -> None:
 def _tagger_params(args) -> dict:
     return {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
             "lowercase_share": args.lowercase_share}
+
+
+def _detecting_command(commands, name: str, output: str, help: str):
+    """A command that runs the model over a whole dump and writes one file."""
+    parser = commands.add_parser(name, help=help)
+    parser.add_argument("dump", metavar="DUMP")
+    parser.add_argument("-o", "--output", required=True, metavar=output)
+    _model_options(parser)
+    parser.add_argument("--stats", metavar="STATS")
+    _run_options(parser)
+    return parser
 
 
 def _list_options(parser) -> None:

@@ -1,9 +1,9 @@
 import csv
-import json
 import os
 
 import pytest
 
+from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 
 POSTS = [
@@ -13,16 +13,6 @@ POSTS = [
      "text": "Hi Kay! @kaygirl mail me at boo@example.com or (555) 123-4567.\nBarb"},
     {"id": 3, "board": "bc", "thread": "t1", "author": "tiger", "text": "Arimidex 1 mg daily."},
 ]
-
-
-def write_jsonl(path, records):
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return str(path)
-
-
-def read_jsonl(path):
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
 
 
 def test_scrub_keeps_every_record_in_order_with_its_fields(tmp_path, tiny_model_path):

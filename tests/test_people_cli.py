@@ -1,11 +1,11 @@
 """Person modes, the person map round trip, review lists, allow/deny lists and the audit,
 through the command line (the default model, tiny dumps written by each test)."""
 import csv
-import json
 import re
 
 import pytest
 
+from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 
 # Papers 003/004, Figure 1 (a fictionalised thread), with the post it replies to first.
@@ -34,16 +34,6 @@ FIGURE_1_AFTER = {
 }
 # The public figure, and the word a review of this thread shows the model removes.
 ALLOW = "Arthur C. Clarke\nHope\n"
-
-
-def write_jsonl(path, records):
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return str(path)
-
-
-def read_jsonl(path):
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
 
 
 def mmbdeid(*args):
