@@ -59,10 +59,10 @@ class Pseudonymizer:
                                   if not _inside_any(start, end, spans)])
         if self.allow is not None:
             spans = allow_step(spans, text, self.allow)
-        mentions = {(m.start, m.end): m for m in mentions_of(text, spans)}
+        mentions = mentions_of(text, spans)
         others = [s for s in spans if s.label not in ("NAME", "USER")]
         replaced: List[Tuple[Span, str, str]] = []
-        for mention in mentions.values():
+        for mention in mentions:
             person_id = self.resolver.resolve(mention, fields)
             span = Span(mention.label, mention.start, mention.end, 1.0)
             replaced.append((span, person_id, self._person_value(person_id, mention.label,
