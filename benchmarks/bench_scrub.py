@@ -134,10 +134,10 @@ def bare_crfsuite(dump, n_posts, sample_size, seed=0):
     ``sample_ws_tokens``, ``sample_crf_tokens``, ``bare_seconds``, ``items_api``.
     """
     import pycrfsuite
-    from mmbdeid.document import Document
-    from mmbdeid.features import Featurizer
-    from mmbdeid.model import NameTagger, default_model_path
-    from mmbdeid.stats import CorpusStats
+    from mmbdeid.text.document import Document
+    from mmbdeid.model.features import Featurizer
+    from mmbdeid.model.tagger import NameTagger, default_model_path
+    from mmbdeid.model.stats import CorpusStats
 
     facts = {"ws_tokens": 0, "crf_tokens": 0}
 

@@ -65,9 +65,9 @@ from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optiona
                     Tuple)
 
 from .errors import InputError
-from .io import read_posts
-from .terms import TermMatcher, normalize_term
-from .usernames import username_variants
+from .files.posts import read_posts
+from .text.terms import TermMatcher, normalize_term
+from .model.usernames import username_variants
 
 COMMON_ZIPF = 3.0      # lower-case form this frequent (log10 per billion words) = common
 SHORT_COMMON = 5       # common variants shorter than this are not searched
@@ -101,7 +101,7 @@ def format_leak(leak: Leak) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _lexicons() -> Tuple[Dict[str, float], frozenset, frozenset]:
-    from .lexicon import load_wordlist, load_zipf
+    from .model.lexicon import load_wordlist, load_zipf
     # A given name is on both lists: the nickname file alone also holds "day", "one".
     given_names = load_wordlist("nicknames") & load_wordlist("first_names")
     return load_zipf(), load_wordlist("stop_words"), given_names
@@ -109,7 +109,7 @@ def _lexicons() -> Tuple[Dict[str, float], frozenset, frozenset]:
 
 @functools.lru_cache(maxsize=1)
 def _board_words() -> frozenset:
-    from .lexicon import load_wordlist
+    from .model.lexicon import load_wordlist
     return load_wordlist("medical_words") | load_wordlist("drugs")
 
 

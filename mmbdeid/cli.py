@@ -11,8 +11,8 @@ from typing import List, Optional
 
 from . import __version__
 from .errors import InputError
-from .linking import SCOPES
-from .pseudonymize import MODES
+from .people.linking import SCOPES
+from .output.operators import MODES
 
 EXIT_LEAK = 1
 
@@ -157,7 +157,7 @@ def _run_options(parser) -> None:
 
 
 def _training_options(parser) -> None:
-    from .model import NameTagger
+    from .model.tagger import NameTagger
     defaults = NameTagger().get_params()
     parser.add_argument("--c1", type=float, default=defaults["c1"], help="L1 regularisation "
                         "(default %(default)s)")
@@ -237,10 +237,10 @@ def main_entry() -> None:
 
 # -- commands --------------------------------------------------------------------------
 def run_train(args) -> int:
-    from .corpus import load_labelled, training_labels
-    from .evaluate import UnreachableRecall, pick_threshold
-    from .gold import corpus_stats, gold_scores
-    from .model import DEFAULT_THRESHOLD, NameTagger
+    from .files.corpora import load_labelled, training_labels
+    from .evaluation.metrics import UnreachableRecall, pick_threshold
+    from .evaluation.gold import corpus_stats, gold_scores
+    from .model.tagger import DEFAULT_THRESHOLD, NameTagger
 
     labelled, sources = [], []
     for path in args.corpus:
@@ -283,7 +283,7 @@ def run_train(args) -> int:
 
 
 def run_scrub(args) -> int:
-    from .scrubjob import scrub_dump
+    from .jobs.passes import scrub_dump
 
     rejects = None
     if args.skip_bad:
@@ -293,7 +293,7 @@ def run_scrub(args) -> int:
     if args.map and args.mode == "placeholder":
         raise InputError("--map needs --mode pseudonym or --mode surrogate")
     if args.map:
-        from .personmap import PersonMap
+        from .people.personmap import PersonMap
         PersonMap.read(args.map)                    # a bad map fails before any work
     with _engine(args) as (map_ordered, scrubber):
         summary = scrub_dump(args.dump, args.output, _output_format(args.output, args.dump),
@@ -305,7 +305,7 @@ def run_scrub(args) -> int:
 
 
 def run_link(args) -> int:
-    from .scrubjob import link_dump
+    from .jobs.passes import link_dump
 
     with _engine(args) as (map_ordered, scrubber):
         summary = link_dump(args.dump, args.output, _detection(args, map_ordered, scrubber),
@@ -317,7 +317,7 @@ def run_link(args) -> int:
 
 
 def run_review(args) -> int:
-    from .scrubjob import review_dump
+    from .jobs.passes import review_dump
 
     with _engine(args) as (map_ordered, scrubber):
         summary = review_dump(args.dump, args.output, _detection(args, map_ordered, scrubber))
@@ -327,11 +327,11 @@ def run_review(args) -> int:
 
 def run_audit(args) -> int:
     from .audit import audit_file, format_leak, names_from_person_map
-    from .terms import load_terms
+    from .text.terms import load_terms
 
     names_by_user = None
     if args.map:
-        from .personmap import PersonMap
+        from .people.personmap import PersonMap
         names_by_user = names_from_person_map(PersonMap.read(args.map))
     allow = load_terms(args.allow) if args.allow else ()
     leaks, auditor = audit_file(args.scrubbed, args.original, names_by_user, allow)
@@ -346,9 +346,9 @@ def run_audit(args) -> int:
 
 def _detection(args, map_ordered, scrubber):
     """The model, options and engine of a detecting job, checked before any work."""
-    from .model import NameTagger, default_model_path
-    from .scrubjob import Detection
-    from .terms import load_terms
+    from .model.tagger import NameTagger, default_model_path
+    from .jobs.passes import Detection
+    from .text.terms import load_terms
 
     model_path = args.model or default_model_path()
     NameTagger.load(model_path)                     # a bad model fails before any work
@@ -368,8 +368,8 @@ def _report(args, summary) -> None:
 
 
 def run_evaluate(args) -> int:
-    from .evaluate import token_metrics
-    from .gold import score_gold_file
+    from .evaluation.metrics import token_metrics
+    from .evaluation.gold import score_gold_file
 
     tagger = _load_model(args.model)
     threshold = tagger.threshold if args.threshold is None else args.threshold
@@ -385,8 +385,8 @@ def run_evaluate(args) -> int:
 
 
 def run_sweep(args) -> int:
-    from .evaluate import format_table, plot_curve, sweep, write_curve_csv
-    from .gold import score_gold_file
+    from .evaluation.metrics import format_table, plot_curve, sweep, write_curve_csv
+    from .evaluation.gold import score_gold_file
 
     tagger = _load_model(args.model)
     gold, probabilities = score_gold_file(tagger, args.gold, args.stats)
@@ -400,10 +400,10 @@ def run_sweep(args) -> int:
 
 
 def run_crossval(args) -> int:
-    from .corpus import load_labelled
-    from .crossval import cross_validate
-    from .evaluate import format_table, sweep, write_curve_csv
-    from .model import DEFAULT_THRESHOLD
+    from .files.corpora import load_labelled
+    from .evaluation.crossval import cross_validate
+    from .evaluation.metrics import format_table, sweep, write_curve_csv
+    from .model.tagger import DEFAULT_THRESHOLD
 
     if args.folds < 2:
         raise InputError("--folds must be at least 2")
@@ -419,7 +419,7 @@ def run_crossval(args) -> int:
 
 
 def run_stats(args) -> int:
-    from .scrubjob import build_stats
+    from .jobs.passes import build_stats
 
     with _engine(args) as (map_ordered, _):
         posts = build_stats(args.dump, args.output, map_ordered, quiet=args.quiet)
@@ -445,7 +445,7 @@ FEATURE_GROUPS = [
 
 # -- helpers ---------------------------------------------------------------------------
 def _load_model(path: Optional[str]):
-    from .model import NameTagger, default_model_path
+    from .model.tagger import NameTagger, default_model_path
     return NameTagger.load(path or default_model_path())
 
 
@@ -455,13 +455,13 @@ def _engine(args):
     if args.engine == "dask":
         if not args.scheduler:
             raise InputError("--engine dask needs --scheduler ADDRESS")
-        from .dask_engine import dask_engine
+        from .jobs.dask_cluster import dask_engine
         with dask_engine(args.scheduler) as engine:
             yield engine
         return
     if args.scheduler:
         raise InputError("--scheduler goes with --engine dask")
-    from .engine import default_jobs, ordered_map
+    from .jobs.local import default_jobs, ordered_map
     jobs = args.jobs or default_jobs()
     yield (lambda factory, factory_args, chunks:
            ordered_map(factory, factory_args, chunks, jobs)), None
@@ -469,7 +469,7 @@ def _engine(args):
 
 def _output_format(output: str, dump: str) -> str:
     """The format OUT's extension names; otherwise the dump's own."""
-    from .io import CSV_EXTENSIONS, JSONL_EXTENSIONS, post_format
+    from .files.posts import CSV_EXTENSIONS, JSONL_EXTENSIONS, post_format
     extension = os.path.splitext(output)[1].lower()
     if extension in CSV_EXTENSIONS:
         return "csv"

@@ -10,10 +10,10 @@ import pytest
 from mmbdeid.audit import (Leak, LeakAuditor, audit_file, format_leak, names_from_person_map,
                            search_mode)
 from mmbdeid.errors import InputError
-from mmbdeid.io import read_annotated
+from mmbdeid.files.corpora import read_annotated
 from mmbdeid.spans import replace_spans
-from mmbdeid.terms import TermMatcher
-from mmbdeid.usernames import username_variants
+from mmbdeid.text.terms import TermMatcher
+from mmbdeid.model.usernames import username_variants
 
 SAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "corpora_samples")
 
@@ -189,7 +189,7 @@ def test_audit_file_post_missing_from_the_original(tmp_path):
 
 
 def test_names_from_person_map(tmp_path):
-    from mmbdeid.personmap import PersonMap
+    from mmbdeid.people.personmap import PersonMap
     path = tmp_path / "people.map"
     path.write_text("U12 | @arthur_k | @ak2 | Arthur (5) | Art (1)\nP3 | Lindqvist (2)\n",
                     encoding="utf-8")

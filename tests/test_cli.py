@@ -38,10 +38,10 @@ def test_scrub_keeps_every_record_in_order_with_its_fields(tmp_path, tiny_model_
 
 def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
                                                                        tiny_model_path):
-    from mmbdeid.document import Document
-    from mmbdeid.model import NameTagger
-    from mmbdeid.pipeline import Scrubber
-    from mmbdeid.stats import CorpusStats
+    from mmbdeid.text.document import Document
+    from mmbdeid.model.tagger import NameTagger
+    from mmbdeid.detect.analyzer import Scrubber
+    from mmbdeid.model.stats import CorpusStats
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
     spans = str(tmp_path / "spans.jsonl")
     assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--model", tiny_model_path,
@@ -101,7 +101,7 @@ def test_evaluate_and_sweep(tmp_path, tiny_model_path, tiny_corpus_path, capsys)
 
 
 def test_train_with_dev_picks_threshold_for_target_recall(tmp_path, tiny_corpus_path):
-    from mmbdeid.model import NameTagger
+    from mmbdeid.model.tagger import NameTagger
     model = str(tmp_path / "m.mmbdeid")
     assert main(["train", tiny_corpus_path, "-o", model, "--max-iterations", "30",
                  "--dev", tiny_corpus_path, "--target-recall", "1.0"]) == 0

@@ -29,7 +29,7 @@ def dump(tmp_path_factory):
 
 def test_dask_output_is_identical_to_local(tmp_path, dump, scheduler, tiny_model_path,
                                            monkeypatch):
-    from mmbdeid import dask_engine
+    from mmbdeid.jobs import dask_cluster as dask_engine
     monkeypatch.setattr(dask_engine, "CHUNKS_PER_PARTITION", 1)   # many partitions
     outputs = {}
     for engine in ("local", "dask"):
@@ -47,7 +47,7 @@ def test_dask_output_is_identical_to_local(tmp_path, dump, scheduler, tiny_model
 
 
 def test_dask_statistics_equal_local(tmp_path, dump, scheduler):
-    from mmbdeid.stats import CorpusStats
+    from mmbdeid.model.stats import CorpusStats
     local, remote = str(tmp_path / "local.sqlite"), str(tmp_path / "dask.sqlite")
     assert main(["stats", dump, "-o", local, "--quiet", "--jobs", "1"]) == 0
     assert main(["stats", dump, "-o", remote, "--quiet", "--engine", "dask",
@@ -66,7 +66,7 @@ def test_dask_statistics_equal_local(tmp_path, dump, scheduler):
     (["--engine", "dask", "--scheduler", "tcp://127.0.0.1:1"], "cannot reach"),
 ])
 def test_engine_usage_errors(tmp_path, dump, capsys, monkeypatch, argv_tail, fragment):
-    from mmbdeid import dask_engine
+    from mmbdeid.jobs import dask_cluster as dask_engine
     monkeypatch.setattr(dask_engine, "CONNECT_TIMEOUT", "1s")
     out = tmp_path / "o.jsonl"
     assert main(["scrub", dump, "-o", str(out), "--quiet"] + argv_tail) == 2

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from mmbdeid.evaluate import (
+from mmbdeid.evaluation.metrics import (
     CSV_FIELDS, DEFAULT_SWEEP, UnreachableRecall, format_table, name_mask,
     pick_threshold, plot_curve, read_curve_csv, sweep, token_metrics, write_curve_csv)
 

@@ -1,7 +1,7 @@
 import pytest
 
-from mmbdeid.document import Document
-from mmbdeid.features import (Featurizer, case_class, length_bucket, position_features,
+from mmbdeid.text.document import Document
+from mmbdeid.model.features import (Featurizer, case_class, length_bucket, position_features,
                               rank_features, username_features, word_shape, zipf_level)
 
 
@@ -59,7 +59,7 @@ def test_rank_features_are_cumulative_buckets(rank, size, present, absent):
 ])
 def test_to_attributes_matches_crfsuite_naming(features, expected):
     import pycrfsuite
-    from mmbdeid.features import to_attributes
+    from mmbdeid.model.features import to_attributes
     assert to_attributes(features) == expected
     assert pycrfsuite.ItemSequence([features]).items() == \
         pycrfsuite.ItemSequence([to_attributes(features)]).items()
@@ -76,7 +76,7 @@ def test_username_features(board_distance, in_thread, expected):
 
 
 def test_board_usernames_and_their_misspellings_are_found():
-    from mmbdeid.stats import CorpusStats
+    from mmbdeid.model.stats import CorpusStats
     posts = [("bc", "t1", "kaygirl", "hello all"), ("ra", "t2", "hippie96321", "hi")]
     stats = CorpusStats.build(Document.from_text(text, board=b, thread=t, author=a)
                               for b, t, a, text in posts)
@@ -115,12 +115,12 @@ def test_pattern_tokens_get_only_the_pattern_feature():
     (0, 1, {"dump_caps": "0", "dump_caps|n": "0|1"}),
 ])
 def test_capitalisation_features(capitalised, occurrences, expected):
-    from mmbdeid.features import capitalisation_features
+    from mmbdeid.model.features import capitalisation_features
     assert capitalisation_features(capitalised, occurrences) == expected
 
 
 def test_known_and_encoded_items_are_the_full_items_filtered_in_order():
-    from mmbdeid.stats import CorpusStats
+    from mmbdeid.model.stats import CorpusStats
     posts = [("bc", "t1", "kaygirl", "Hi all,\nchemo today with Kay's help\nBarb"),
              ("bc", "t1", "boo", "Hi @kaygirl, call 555-123-4567\nBarb")]
     stats = CorpusStats.build(Document.from_text(text, board=b, thread=t, author=a)
@@ -137,7 +137,7 @@ def test_known_and_encoded_items_are_the_full_items_filtered_in_order():
 
 
 def test_a_full_type_cache_keeps_its_oldest_half():
-    from mmbdeid.features import _forget_newest_half
+    from mmbdeid.model.features import _forget_newest_half
     cache = {str(i): i for i in range(10)}
     _forget_newest_half(cache)
     assert list(cache) == ["0", "1", "2", "3", "4"]

@@ -1,7 +1,7 @@
 """FuzzyIndex: Damerau-Levenshtein distance 0-2 through a deletion index."""
 import pytest
 
-from mmbdeid.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
+from mmbdeid.model.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
 
 WORDS = ["mary", "grace", "katherine", "jo", "tamoxifen"]
 

@@ -5,10 +5,11 @@ import os
 import pytest
 
 from mmbdeid.errors import InputError
-from mmbdeid.io import (
-    AnnotatedPost, ConllDocument, Record, RecordWriter, atomic_output, conll_label,
-    corpus_format, read_annotated, read_conll, read_posts,
+from mmbdeid.files.atomic import atomic_output
+from mmbdeid.files.corpora import (
+    AnnotatedPost, ConllDocument, conll_label, read_annotated, read_conll,
 )
+from mmbdeid.files.posts import Record, RecordWriter, corpus_format, read_posts
 from mmbdeid.spans import Span
 
 

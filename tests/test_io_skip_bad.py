@@ -5,7 +5,7 @@ import json
 import pytest
 
 from mmbdeid.errors import InputError
-from mmbdeid.io import BadRecord, Record, read_posts
+from mmbdeid.files.posts import BadRecord, Record, read_posts
 from test_io import write  # tests/ is on sys.path under pytest
 
 

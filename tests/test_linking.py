@@ -1,9 +1,9 @@
 """Mentions, their roles, name variants, and linking names to people."""
 import pytest
 
-from mmbdeid.linking import (Linker, Mention, Resolver, is_misspelling, mention_role,
+from mmbdeid.people.linking import (Linker, Mention, Resolver, is_misspelling, mention_role,
                              mentions_of, merge_name_spans, nickname_related)
-from mmbdeid.personmap import name_key
+from mmbdeid.people.personmap import name_key
 from mmbdeid.spans import Span
 
 

@@ -2,10 +2,10 @@ import pickle
 
 import pytest
 
-from mmbdeid.corpus import load_labelled, training_labels
+from mmbdeid.files.corpora import load_labelled, training_labels
 from mmbdeid.errors import InputError
-from mmbdeid.model import NameTagger, name_label
-from mmbdeid.stats import CorpusStats
+from mmbdeid.model.tagger import NameTagger, name_label
+from mmbdeid.model.stats import CorpusStats
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_name_label_sums_name_and_user(marginals, threshold, expected):
 
 
 def test_lowercase_share_adds_lower_cased_copies(tiny_corpus_path):
-    from mmbdeid.model import _with_lowercase_copies
+    from mmbdeid.model.tagger import _with_lowercase_copies
     labelled = load_labelled(tiny_corpus_path)
     docs, labels = _with_lowercase_copies([d.document for d in labelled],
                                           [d.labels for d in labelled], 1.0, 0)
@@ -94,7 +94,7 @@ def test_load_missing_model():
 
 
 def test_tagging_items_are_encoded_and_give_the_same_marginals(fitted):
-    from mmbdeid.features import Featurizer
+    from mmbdeid.model.features import Featurizer
     tagger, documents, stats = fitted
     plain = Featurizer(stats, window=tagger.window)
     encoded = tagger.featurizer(stats)

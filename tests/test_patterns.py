@@ -1,7 +1,7 @@
 """Pattern identifiers: exact spans for positives, nothing at all for medical text."""
 import pytest
 
-from mmbdeid.patterns import find_identifiers
+from mmbdeid.text.patterns import find_identifiers
 
 
 def found(text):

@@ -4,7 +4,7 @@ import io
 import pytest
 
 from mmbdeid.errors import InputError
-from mmbdeid.personmap import Person, PersonMap
+from mmbdeid.people.personmap import Person, PersonMap
 
 
 def sample_map():

@@ -1,7 +1,7 @@
 import pytest
 
-from mmbdeid.document import Document
-from mmbdeid.pipeline import drug_filter_step, pattern_spans, threshold_step
+from mmbdeid.text.document import Document
+from mmbdeid.detect.analyzer import drug_filter_step, pattern_spans, threshold_step
 from mmbdeid.spans import Span
 
 TEXT = "Kay takes Arimidex and doxy"
@@ -43,12 +43,12 @@ def test_pattern_spans_from_document():
     ("Robert", []),
 ])
 def test_spaced_out_names_are_one_span(text, found):
-    from mmbdeid.pipeline import spaced_name_spans
+    from mmbdeid.detect.analyzer import spaced_name_spans
     assert [text[s.start:s.end] for s in spaced_name_spans(text)] == found
 
 
 def test_added_spans_replace_the_spans_they_overlap():
-    from mmbdeid.pipeline import add_spans
+    from mmbdeid.detect.analyzer import add_spans
     from mmbdeid.spans import Span
     model = [Span("NAME", 0, 1, 0.2), Span("NAME", 4, 5, 0.3), Span("NAME", 20, 24, 0.9)]
     added = [Span("NAME", 0, 11, 1.0)]
@@ -56,10 +56,10 @@ def test_added_spans_replace_the_spans_they_overlap():
 
 
 def test_board_usernames_that_are_not_ordinary_words_are_always_removed(tiny_model_path):
-    from mmbdeid.document import Document
-    from mmbdeid.model import NameTagger
-    from mmbdeid.pipeline import Scrubber, distinctive_usernames
-    from mmbdeid.stats import CorpusStats
+    from mmbdeid.text.document import Document
+    from mmbdeid.model.tagger import NameTagger
+    from mmbdeid.detect.analyzer import Scrubber, distinctive_usernames
+    from mmbdeid.model.stats import CorpusStats
     posts = [{"id": "1", "board": "b", "thread": "t", "author": author, "text": "hello"}
              for author in ("gracefulgram", "hope", "wildflower_jo")]
     text = "I hope gracefulgram and wildflower see @gracefulgram at gracefulgram@example.com"

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from mmbdeid.cli import main
-from mmbdeid.progress import Progress
+from mmbdeid.jobs.progress import Progress
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -3,9 +3,9 @@ import sqlite3
 
 import pytest
 
-from mmbdeid.document import Document
+from mmbdeid.text.document import Document
 from mmbdeid.errors import InputError
-from mmbdeid.stats import CorpusStats, PartialCounts, StatsBuilder
+from mmbdeid.model.stats import CorpusStats, PartialCounts, StatsBuilder
 
 POSTS = [  # (board, thread, author, text)
     ("bc", "t1", "kaygirl", "Hi all\nwent to the chemo ward on a sunny day\nKay"),

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from mmbdeid.surrogates import SurrogateFactory
+from mmbdeid.output.surrogates import SurrogateFactory
 
 
 @pytest.fixture(scope="module")
@@ -196,7 +196,7 @@ def test_phone_stable_per_digits(factory):
 
 
 SCRIPT = """
-from mmbdeid.surrogates import SurrogateFactory
+from mmbdeid.output.surrogates import SurrogateFactory
 f = SurrogateFactory(seed=42)
 print(f.name("U1", "Mary Smith"), f.name("U2", "MJ"), f.username("U1", "KayGirl96"),
       f.email("a@b.com"), f.url("https://www.x.org/a"), f.phone("+1 (555) 123-4567"), sep="|")

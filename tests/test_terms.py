@@ -6,7 +6,7 @@ import pytest
 
 from mmbdeid.errors import InputError
 from mmbdeid.spans import Span
-from mmbdeid.terms import TermMatcher, allow_step, deny_spans, load_terms
+from mmbdeid.text.terms import TermMatcher, allow_step, deny_spans, load_terms
 
 
 def write(tmp_path, name, content):

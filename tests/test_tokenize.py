@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from mmbdeid.patterns import find_identifiers
-from mmbdeid.tokenize import span_tokenize, tokenize
+from mmbdeid.text.patterns import find_identifiers
+from mmbdeid.text.tokenize import span_tokenize, tokenize
 
 CASES = [
     ("Hello, world!", ["Hello", ",", "world", "!"]),

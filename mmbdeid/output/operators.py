@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
-from .lexicon import load_wordlist
-from .linking import DuplicateName, Resolver, ScopeIndex, mentions_of
-from .personmap import PersonMap
-from .pipeline import add_spans
-from .spans import PLACEHOLDERS, Span, stitch
-from .terms import TermMatcher, allow_step
+from ..model.lexicon import load_wordlist
+from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
+from ..people.personmap import PersonMap
+from ..detect.analyzer import add_spans
+from ..spans import PLACEHOLDERS, Span, stitch
+from ..text.terms import TermMatcher, allow_step
 
 MODES = ("placeholder", "pseudonym", "surrogate")
 PERSON_MODES = ("pseudonym", "surrogate")
@@ -41,7 +41,7 @@ class Pseudonymizer:
         self.member_names = TermMatcher(_member_name_forms(people), case_sensitive=True)
         self.surrogates = None
         if mode == "surrogate":
-            from .surrogates import SurrogateFactory
+            from ..output.surrogates import SurrogateFactory
             self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
             # Identities drawn in map order from each person's most used name: the values
             # do not depend on which post comes first, and the fake name matches the

@@ -16,10 +16,10 @@ import itertools
 import re
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
-from .fuzzy import MultiListIndex, word_lists_index
-from .stats import term_of
-from .usernames import username_variants
+from ..model.lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
+from ..model.fuzzy import MultiListIndex, word_lists_index
+from ..model.stats import term_of
+from ..model.usernames import username_variants
 
 Features = Dict[str, object]
 

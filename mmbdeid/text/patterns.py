@@ -9,7 +9,7 @@ counts and abbreviations such as ``e.g.`` are not identifiers.
 import re
 from typing import Iterator, List
 
-from .spans import Span, resolve_overlaps
+from ..spans import Span, resolve_overlaps
 
 # --- e-mail -----------------------------------------------------------------------------
 

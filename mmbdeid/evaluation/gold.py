@@ -9,9 +9,9 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .corpus import LabelledDocument, load_labelled
-from .pipeline import Scrubber
-from .stats import CorpusStats
+from ..files.corpora import LabelledDocument, load_labelled
+from ..detect.analyzer import Scrubber
+from ..model.stats import CorpusStats
 
 NAME_LABELS = ("NAME", "USER")
 

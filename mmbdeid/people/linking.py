@@ -29,10 +29,10 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 
 import jellyfish
 
-from .lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
-from .personmap import Person, PersonMap, name_key
-from .spans import Span
-from .usernames import username_variants
+from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
+from ..people.personmap import Person, PersonMap, name_key
+from ..spans import Span
+from ..model.usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
 COMMON_SURNAME_RANK = 5000

@@ -8,10 +8,10 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from .corpus import LabelledDocument, training_labels
-from .gold import gold_scores
-from .model import NameTagger
-from .stats import CorpusStats
+from ..files.corpora import LabelledDocument, training_labels
+from ..evaluation.gold import gold_scores
+from ..model.tagger import NameTagger
+from ..model.stats import CorpusStats
 
 
 def thread_folds(labelled: Sequence[LabelledDocument], n_folds: int) -> List[List[int]]:

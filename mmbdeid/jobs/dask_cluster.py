@@ -17,8 +17,8 @@ import threading
 from collections import deque
 from typing import Callable, Dict, Iterable, Iterator, Tuple
 
-from .engine import ChunkScrubber, chunked
-from .errors import InputError
+from ..jobs.local import ChunkScrubber, chunked
+from ..errors import InputError
 
 CHUNKS_PER_PARTITION = 10
 PARTITIONS_IN_FLIGHT_PER_WORKER = 3

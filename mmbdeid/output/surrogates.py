@@ -36,7 +36,7 @@ from typing import Iterable, Mapping, Optional, Sequence, Union
 
 from faker import Faker
 
-from mmbdeid.lexicon import load_wordlist
+from ..model.lexicon import load_wordlist
 
 MAX_DRAWS = 2000                 # redraws on collision before giving up
 FAKER_DRAWS = 50                 # draws from Faker's common names before the long lexicon

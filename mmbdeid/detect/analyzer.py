@@ -7,9 +7,9 @@ list -> deny list -> text stitched back from the spans (``spans.replace_spans``)
 import re
 from typing import Iterable, List, Optional, Sequence
 
-from .document import Document
-from .lexicon import load_wordlist
-from .spans import Span, replace_spans
+from ..text.document import Document
+from ..model.lexicon import load_wordlist
+from ..spans import Span, replace_spans
 
 PATTERN_SCORE = 1.0
 NON_NAME_PATTERNS = ("EMAIL", "URL", "PHONE")
@@ -74,8 +74,8 @@ def distinctive_usernames(stats) -> List[str]:
     wildflower_jo) are always usernames, ``hope`` and ``tiger`` mostly are not (the model
     decides those). The audit classes words the same way, so what it searches without
     regard to case is what this step removes."""
-    from .audit import search_mode
-    from .usernames import username_variants
+    from ..audit import search_mode
+    from ..model.usernames import username_variants
     users = {user for users in stats.users_by_board().values() for user in users if user}
     terms = {user for user in users if search_mode(user, "username") == "any-case"}
     for user in users:
@@ -99,7 +99,7 @@ def add_spans(spans: Iterable[Span], added: Sequence[Span]) -> List[Span]:
 def _matcher(terms: Sequence[str]):
     if not terms:
         return None
-    from .terms import TermMatcher
+    from ..text.terms import TermMatcher
     return TermMatcher(terms)
 
 
@@ -149,10 +149,10 @@ class Scrubber:
                                       if not _inside_pattern(spans, start, end)])
         spans = add_spans(spans, spaced_name_spans(document.text))
         if self.allow is not None:
-            from .terms import allow_step
+            from ..text.terms import allow_step
             spans = allow_step(spans, document.text, self.allow)
         if self.deny is not None:
-            from .terms import deny_spans
+            from ..text.terms import deny_spans
             spans = add_spans(spans, deny_spans(document.text, self.deny))
         return spans
 

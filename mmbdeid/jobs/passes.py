@@ -15,11 +15,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional
 
-from .engine import ChunkScrubber, chunked, count_chunk
-from .io import RecordWriter, atomic_output, read_posts
-from .progress import Progress
-from .spans import Span
-from .stats import CorpusStats, StatsBuilder, build_store
+from ..jobs.local import ChunkScrubber, chunked, count_chunk
+from ..files.atomic import atomic_output, optional_output
+from ..files.posts import RecordWriter, read_posts
+from ..jobs.progress import Progress
+from ..spans import Span
+from ..model.stats import CorpusStats, StatsBuilder, build_store
 
 LABEL_ORDER = ("NAME", "USER", "EMAIL", "URL", "PHONE")
 MAX_WARNINGS_SHOWN = 20
@@ -131,7 +132,7 @@ def _detected(dump: str, detection: Detection, summary: Summary, passes: int,
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
     iterator over ``(fields, placeholder text, spans, tokens)`` per post, in input order."""
     with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
-            _optional_output(rejects_path) as rejects_handle:
+            optional_output(rejects_path) as rejects_handle:
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
         stats_path = detection.stats_path
         if stats_path and os.path.exists(stats_path):
@@ -177,7 +178,7 @@ def scrub_dump(dump: str, output: str, fmt: str, detection: Detection,
     work = "scrubbing" if mode == "placeholder" else "finding names"
     with _detected(dump, detection, summary, passes, rejects_path, work) as detected:
         if mode == "placeholder":
-            with atomic_output(output) as out, _optional_output(spans_path) as spans_out:
+            with atomic_output(output) as out, optional_output(spans_path) as spans_out:
                 writer = RecordWriter(out, fmt)
                 for fields, text, spans, _ in detected:
                     writer.write(dict(fields, text=text))
@@ -194,9 +195,9 @@ def scrub_dump(dump: str, output: str, fmt: str, detection: Detection,
 
 def _scrub_people(dump, output, fmt, detected, summary, detection, spans_path, skipping,
                   mode, person_map, scope, seed) -> None:
-    from .linking import Linker
-    from .personmap import PersonMap
-    from .pseudonymize import Pseudonymizer
+    from ..people.linking import Linker
+    from ..people.personmap import PersonMap
+    from ..output.operators import Pseudonymizer
 
     linker = Linker(scope)
     posts_found = 0
@@ -214,7 +215,7 @@ def _scrub_people(dump, output, fmt, detected, summary, detection, spans_path, s
         progress = Progress("pass 3/3 writing", total=posts_found, quiet=detection.quiet)
         posts = (record.fields for record in
                  read_posts(dump, on_bad=_ignore if skipping else None))
-        with atomic_output(output) as out, _optional_output(spans_path) as spans_out:
+        with atomic_output(output) as out, optional_output(spans_path) as spans_out:
             writer = RecordWriter(out, fmt)
             for fields, line in zip(posts, found):
                 spans = [Span(*item) for item in json.loads(line)]
@@ -234,7 +235,7 @@ def link_dump(dump: str, map_path: str, detection: Detection, scope: str = "boar
               rejects_path: Optional[str] = None) -> Summary:
     """Passes 1-2, then the person map written to ``map_path`` (duplicate-name warnings
     as comments at its top)."""
-    from .linking import Linker
+    from ..people.linking import Linker
 
     started = time.monotonic()
     summary = Summary(verb="linked names in")
@@ -296,16 +297,3 @@ def spans_line(post_id, spans, people=None) -> str:
         if person:
             entry["person"] = person
     return json.dumps({"id": post_id, "spans": entries}, ensure_ascii=False) + "\n"
-
-
-class _optional_output:
-    """``atomic_output`` when a path is given, else a no-op yielding None."""
-
-    def __init__(self, path):
-        self._context = atomic_output(path) if path else None
-
-    def __enter__(self):
-        return self._context.__enter__() if self._context else None
-
-    def __exit__(self, *exc):
-        return self._context.__exit__(*exc) if self._context else False

@@ -1,4 +1,4 @@
-"""Reading and writing posts, annotated posts and CoNLL corpora.
+"""Reading and writing posts (JSON Lines or CSV with a header).
 
 Every problem with an input file becomes an ``InputError`` naming the file and the 1-based
 physical line (for a CSV record: the line where the record starts), because the command
@@ -7,18 +7,15 @@ line turns it into a one-line ``file:line: message`` and exit status 2.
 Readers stream: files are read line by line, never whole, since a dump may hold millions
 of posts.  Writers go through ``atomic_output`` so that an interrupted run never leaves a
 half-written scrubbed file that looks complete.
+Annotated posts and CoNLL corpora are read by :mod:`mmbdeid.files.corpora`.
 """
-import contextlib
 import csv
 import json
 import os
-import re
-import tempfile
 from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence,
                     Tuple)
 
-from .errors import InputError
-from .spans import Span
+from ..errors import InputError
 
 POST_FORMATS = ("jsonl", "csv")
 JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".json")
@@ -26,7 +23,6 @@ CSV_EXTENSIONS = (".csv",)
 CONLL_EXTENSIONS = (".conll", ".txt", ".tsv", ".bio")
 REQUIRED_FIELDS = ("id", "text")
 OPTIONAL_FIELDS = ("board", "thread", "author", "parent", "time")
-SPAN_LABELS = ("NAME", "USER")
 
 _BOM = "\ufeff"
 
@@ -50,19 +46,6 @@ class Record(NamedTuple):
         """An optional field (board, thread, author, …) as a string; missing → ``""``."""
         value = self.fields.get(name)
         return "" if value is None else str(value)
-
-
-class AnnotatedPost(NamedTuple):
-    """A hand-tagged post and its gold spans (sorted, score 1.0)."""
-    record: Record
-    spans: List[Span]
-
-
-class ConllDocument(NamedTuple):
-    """One CoNLL document: tokens, labels mapped to NAME / USER / O, first token's line."""
-    tokens: List[str]
-    labels: List[str]
-    line: int
 
 
 class BadRecord(NamedTuple):
@@ -89,7 +72,7 @@ OnBad = Callable[[BadRecord], Any]
 
 # --- low-level line reading -------------------------------------------------------------
 
-def _lines(path: str, undecodable: Optional[Callable[[int, str, str], bool]] = None
+def numbered_lines(path: str, undecodable: Optional[Callable[[int, str, str], bool]] = None
            ) -> Iterator[Tuple[int, str]]:
     """``(line_number, line)`` for each physical line, decoded as UTF-8, ending kept.
 
@@ -133,7 +116,7 @@ def _lines(path: str, undecodable: Optional[Callable[[int, str, str], bool]] = N
 def _first_meaningful_line(path: str) -> str:
     """The first non-blank line of the file ("" if there is none), for sniffing."""
     # An undecodable line is sniffed as decoded with escapes; the reader reports it.
-    for _, line in _lines(path, lambda number, line, reason: True):
+    for _, line in numbered_lines(path, lambda number, line, reason: True):
         if line.strip():
             return line
     return ""
@@ -185,15 +168,15 @@ def _post_field_problem(fields: Dict[str, Any]) -> Optional[str]:
         return "missing field 'text'"
     post_id = fields["id"]
     if isinstance(post_id, bool) or not isinstance(post_id, (str, int)):
-        return "field 'id' must be a string or an integer, not %s" % _json_type(post_id)
+        return "field 'id' must be a string or an integer, not %s" % json_type(post_id)
     if post_id == "":
         return "field 'id' is empty"
     if not isinstance(fields["text"], str):
-        return "field 'text' must be a string, not %s" % _json_type(fields["text"])
+        return "field 'text' must be a string, not %s" % json_type(fields["text"])
     return None
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
              int: "a number", float: "a number", type(None): "null"}
     return names.get(type(value), type(value).__name__)
@@ -229,7 +212,7 @@ def _jsonl_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
         _reject(on_bad, path, number, reason, line)
         return False                     # skip the line: it is a whole record
 
-    for number, line in _lines(path, None if on_bad is None else undecodable):
+    for number, line in numbered_lines(path, None if on_bad is None else undecodable):
         if not line.strip():
             continue                     # blank lines (a trailing newline, spacing) are fine
         count += 1
@@ -241,7 +224,7 @@ def _jsonl_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
             continue
         if not isinstance(value, dict):
             _reject(on_bad, path, number, "expected a JSON object, found %s%s"
-                    % (_json_type(value), _jsonl_hint(number, line)), line)
+                    % (json_type(value), _jsonl_hint(number, line)), line)
             continue
         problem = _post_field_problem(value)
         if problem is not None:
@@ -278,13 +261,13 @@ def _csv_rows(path: str, on_bad: Optional[OnBad] = None
 
     def lenient_lines() -> Iterator[str]:
         nonlocal at_end
-        for _, line in _lines(path, undecodable):
+        for _, line in numbered_lines(path, undecodable):
             pending.append(line)
             yield line
         at_end = True
 
     if on_bad is None:
-        reader = csv.reader((line for _, line in _lines(path)), strict=True)
+        reader = csv.reader((line for _, line in numbered_lines(path)), strict=True)
     else:
         reader = csv.reader(lenient_lines(), strict=True)
     consumed = 0                         # physical lines read before the current record
@@ -383,174 +366,7 @@ def read_posts(path: str, fmt: Optional[str] = None,
         raise InputError("empty file: no records", path)
 
 
-# --- annotated posts --------------------------------------------------------------------
-
-def _parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
-    if isinstance(value, str):           # CSV keeps the span list as a JSON string
-        try:
-            value = json.loads(value) if value.strip() else []
-        except ValueError as error:
-            raise InputError("field 'spans' is not valid JSON: %s"
-                             % getattr(error, "msg", error), path, line) from None
-    if not isinstance(value, list):
-        raise InputError("field 'spans' must be a list, not %s" % _json_type(value),
-                         path, line)
-    spans = []
-    for index, item in enumerate(value):
-        where = "spans[%d]" % index
-        if not isinstance(item, dict):
-            raise InputError("%s must be an object, not %s" % (where, _json_type(item)),
-                             path, line)
-        for key in ("start", "end", "label"):
-            if key not in item:
-                raise InputError("%s has no %r" % (where, key), path, line)
-        start, end, label = item["start"], item["end"], item["label"]
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)):
-            raise InputError("%s: 'start' and 'end' must be integers" % where, path, line)
-        if not 0 <= start < end <= len(text):
-            raise InputError("%s: offsets %d-%d outside the text (length %d) or empty"
-                             % (where, start, end, len(text)), path, line)
-        if label not in SPAN_LABELS:
-            raise InputError("%s: label %r is not one of %s"
-                             % (where, label, ", ".join(SPAN_LABELS)), path, line)
-        spans.append(Span(label, start, end, 1.0))
-    spans.sort(key=lambda s: (s.start, s.end))
-    for before, after in zip(spans, spans[1:]):
-        if after.start < before.end:
-            raise InputError("spans %d-%d and %d-%d overlap"
-                             % (before.start, before.end, after.start, after.end), path, line)
-    return spans
-
-
-def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPost]:
-    """Hand-tagged posts: ``read_posts`` records that also carry a valid ``spans`` field.
-
-    ``spans`` stays in ``record.fields`` untouched (so it round-trips); the parsed,
-    checked spans (label NAME or USER, ``0 <= start < end <= len(text)``, no overlaps)
-    come as ``AnnotatedPost.spans``.
-    """
-    for record in read_posts(path, fmt):
-        if "spans" not in record.fields:
-            raise InputError("missing field 'spans'", path, record.line)
-        spans = _parse_spans(record.fields["spans"], record.text, path, record.line)
-        yield AnnotatedPost(record, spans)
-
-
-# --- CoNLL ------------------------------------------------------------------------------
-
-_TAG_PREFIX = re.compile(r"^[BIESLU]-", re.IGNORECASE)
-# On a board a mention is a username, though WNUT tags Twitter handles O.
-_HANDLE = re.compile(r"^(?:@\w{1,30}|/?u/[\w-]{3,20})$")
-
-
-def conll_label(tag: str, name_pattern: str = "person", user_pattern: str = "user") -> str:
-    """``NAME``, ``USER`` or ``O`` for a CoNLL tag (``B-person`` → NAME)."""
-    kind = _TAG_PREFIX.sub("", tag).lower()
-    if kind == "o":
-        return "O"
-    if name_pattern.lower() in kind:
-        return "NAME"
-    if user_pattern.lower() in kind:
-        return "USER"
-    return "O"
-
-
-def _token_and_tag(line: str) -> Optional[Tuple[str, str]]:
-    """``TOKEN<TAB>TAG`` (or ``TOKEN TAG`` when there is no tab), else None."""
-    separator = "\t" if "\t" in line else " "
-    parts = line.split(separator)
-    if len(parts) != 2 or not parts[0] or not parts[1].strip():
-        return None
-    return parts[0], parts[1].strip()
-
-
-def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "user",
-               handles_as_users: bool = True) -> Iterator[ConllDocument]:
-    """Documents of a ``TOKEN<TAB>TAG`` file; a blank line ends a document.
-
-    Tags map to NAME / USER / O by case-insensitive substring (after any BIOES prefix).
-    With ``handles_as_users`` an ``@handle`` or ``u/name`` token is USER whatever its tag.
-    ``-DOCSTART-`` lines are skipped.
-    """
-    tokens: List[str] = []
-    labels: List[str] = []
-    first_line = 0
-    count = 0
-    for number, raw in _lines(path):
-        line = raw.rstrip("\r\n")
-        if not line.strip() or line.startswith("-DOCSTART-"):
-            if tokens:
-                count += 1
-                yield ConllDocument(tokens, labels, first_line)
-                tokens, labels = [], []
-            continue
-        pair = _token_and_tag(line)
-        if pair is None:
-            raise InputError("expected TOKEN<TAB>TAG, found %r" % line[:60], path, number)
-        token, tag = pair
-        label = conll_label(tag, name_pattern, user_pattern)
-        if handles_as_users and _HANDLE.match(token):
-            label = "USER"
-        if not tokens:
-            first_line = number
-        tokens.append(token)
-        labels.append(label)
-    if tokens:
-        count += 1
-        yield ConllDocument(tokens, labels, first_line)
-    if count == 0:
-        raise InputError("empty file: no documents", path)
-
-
 # --- writing ----------------------------------------------------------------------------
-
-@contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text handle on a temporary file beside ``path``, renamed onto it on success.
-
-    On any exception, KeyboardInterrupt included, the temporary file is removed and
-    ``path`` is left as it was.  Characters UTF-8 cannot encode (lone surrogates from
-    ``\\ud800`` JSON escapes) are written as backslash escapes rather than failing.
-    """
-    with atomic_path(path) as temporary:
-        with open(temporary, "w", encoding="utf-8", newline="",
-                  errors="backslashreplace") as handle:
-            yield handle
-
-
-@contextlib.contextmanager
-def atomic_path(path: str) -> Iterator[str]:
-    """The path of a new empty temporary file beside ``path`` for the caller to fill (a
-    SQLite database, a model archive); renamed onto ``path`` on success, removed on any
-    exception, KeyboardInterrupt included."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        descriptor, temporary = tempfile.mkstemp(
-            dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    except OSError as error:
-        raise InputError("cannot write: %s" % (error.strerror or error), path) from None
-    os.close(descriptor)
-    try:
-        yield temporary
-        os.chmod(temporary, _default_file_mode(path))
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _default_file_mode(path: str) -> int:
-    """Keep an existing file's mode; otherwise the usual 0666 less the umask
-    (mkstemp creates files 0600)."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
 
 class RecordWriter:
     """Writes records as JSON Lines or CSV to an open text handle.

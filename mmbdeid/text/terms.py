@@ -23,8 +23,8 @@ import os
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .errors import InputError
-from .spans import Span
+from ..errors import InputError
+from ..spans import Span
 
 CSV_TERM_COLUMN = "string"   # the column of the ``review`` command's CSV we read
 

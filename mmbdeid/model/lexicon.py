@@ -32,7 +32,7 @@ def _lexicon_dir() -> Union["Traversable", Path]:
         return importlib.resources.files(_PACKAGE)
     except ModuleNotFoundError:
         # Source checkout: the data lives in <repo>/lexicons, beside <repo>/mmbdeid.
-        return Path(__file__).resolve().parent.parent / "lexicons"
+        return Path(__file__).resolve().parents[2] / "lexicons"
 
 
 def _rows(filename: str) -> Iterator[list[str]]:

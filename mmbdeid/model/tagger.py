@@ -14,9 +14,9 @@ from typing import Dict, List, Optional, Sequence
 
 import pycrfsuite
 
-from .errors import InputError
-from .features import Featurizer
-from .io import atomic_path
+from ..errors import InputError
+from ..model.features import Featurizer
+from ..files.atomic import atomic_path
 
 LABELS = ("NAME", "USER", "O")
 NAME_LABELS = ("NAME", "USER")

@@ -15,8 +15,8 @@ import signal
 from collections import deque
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .document import Document
-from .stats import PartialCounts
+from ..text.document import Document
+from ..model.stats import PartialCounts
 
 CHUNK_POSTS = 200
 IN_FLIGHT_PER_JOB = 4
@@ -57,14 +57,14 @@ class ChunkScrubber:
     ``allow``, ``deny``), plain values so they travel to workers."""
 
     def __init__(self, model_path: str, stats_path: str, options: Optional[dict] = None):
-        from .model import NameTagger
-        from .pipeline import Scrubber
-        from .stats import CorpusStats
+        from ..model.tagger import NameTagger
+        from ..detect.analyzer import Scrubber
+        from ..model.stats import CorpusStats
         self.scrubber = Scrubber(NameTagger.load(model_path), CorpusStats.load(stats_path),
                                  **(options or {}))
 
     def __call__(self, posts: Sequence[dict]) -> List[Tuple[str, list, int]]:
-        from .spans import replace_spans
+        from ..spans import replace_spans
         documents = [Document.from_post(fields) for fields in posts]
         self.scrubber.featurizer.prefetch(documents)
         results = []

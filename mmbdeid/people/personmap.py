@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Dict, Iterator, List, Optional
 
-from .errors import InputError
+from ..errors import InputError
 
 HEADER = """\
 # mmbdeid person map. SECRET: it links pseudonyms to real names and usernames.

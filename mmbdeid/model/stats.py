@@ -26,8 +26,8 @@ import sqlite3
 from collections import Counter, OrderedDict
 from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
 
-from .errors import InputError
-from .io import atomic_path
+from ..errors import InputError
+from ..files.atomic import atomic_path
 
 BORDER_WIDTH = 2
 # Ranks are kept down to this share of a document's terms (and at least TOP_KEEP_MIN terms):

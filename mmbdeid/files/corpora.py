@@ -1,0 +1,202 @@
+"""Labelled corpora: hand-tagged posts (JSON Lines or CSV with ``spans``) and CoNLL files,
+read as documents with one label per token.
+
+Every problem is an ``InputError`` naming the file and line, as for posts.
+"""
+import json
+import re
+from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..errors import InputError
+from ..spans import Span
+from ..text.document import Document
+from .posts import Record, corpus_format, json_type, numbered_lines, read_posts
+
+SPAN_LABELS = ("NAME", "USER")
+
+
+class AnnotatedPost(NamedTuple):
+    """A hand-tagged post and its gold spans (sorted, score 1.0)."""
+    record: Record
+    spans: List[Span]
+
+
+class ConllDocument(NamedTuple):
+    """One CoNLL document: tokens, labels mapped to NAME / USER / O, first token's line."""
+    tokens: List[str]
+    labels: List[str]
+    line: int
+
+
+# --- annotated posts --------------------------------------------------------------------
+
+def _parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
+    if isinstance(value, str):           # CSV keeps the span list as a JSON string
+        try:
+            value = json.loads(value) if value.strip() else []
+        except ValueError as error:
+            raise InputError("field 'spans' is not valid JSON: %s"
+                             % getattr(error, "msg", error), path, line) from None
+    if not isinstance(value, list):
+        raise InputError("field 'spans' must be a list, not %s" % json_type(value),
+                         path, line)
+    spans = []
+    for index, item in enumerate(value):
+        where = "spans[%d]" % index
+        if not isinstance(item, dict):
+            raise InputError("%s must be an object, not %s" % (where, json_type(item)),
+                             path, line)
+        for key in ("start", "end", "label"):
+            if key not in item:
+                raise InputError("%s has no %r" % (where, key), path, line)
+        start, end, label = item["start"], item["end"], item["label"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)):
+            raise InputError("%s: 'start' and 'end' must be integers" % where, path, line)
+        if not 0 <= start < end <= len(text):
+            raise InputError("%s: offsets %d-%d outside the text (length %d) or empty"
+                             % (where, start, end, len(text)), path, line)
+        if label not in SPAN_LABELS:
+            raise InputError("%s: label %r is not one of %s"
+                             % (where, label, ", ".join(SPAN_LABELS)), path, line)
+        spans.append(Span(label, start, end, 1.0))
+    spans.sort(key=lambda s: (s.start, s.end))
+    for before, after in zip(spans, spans[1:]):
+        if after.start < before.end:
+            raise InputError("spans %d-%d and %d-%d overlap"
+                             % (before.start, before.end, after.start, after.end), path, line)
+    return spans
+
+
+def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPost]:
+    """Hand-tagged posts: ``read_posts`` records that also carry a valid ``spans`` field.
+
+    ``spans`` stays in ``record.fields`` untouched (so it round-trips); the parsed,
+    checked spans (label NAME or USER, ``0 <= start < end <= len(text)``, no overlaps)
+    come as ``AnnotatedPost.spans``.
+    """
+    for record in read_posts(path, fmt):
+        if "spans" not in record.fields:
+            raise InputError("missing field 'spans'", path, record.line)
+        spans = _parse_spans(record.fields["spans"], record.text, path, record.line)
+        yield AnnotatedPost(record, spans)
+
+
+# --- CoNLL ------------------------------------------------------------------------------
+
+_TAG_PREFIX = re.compile(r"^[BIESLU]-", re.IGNORECASE)
+# On a board a mention is a username, though WNUT tags Twitter handles O.
+_HANDLE = re.compile(r"^(?:@\w{1,30}|/?u/[\w-]{3,20})$")
+
+
+def conll_label(tag: str, name_pattern: str = "person", user_pattern: str = "user") -> str:
+    """``NAME``, ``USER`` or ``O`` for a CoNLL tag (``B-person`` → NAME)."""
+    kind = _TAG_PREFIX.sub("", tag).lower()
+    if kind == "o":
+        return "O"
+    if name_pattern.lower() in kind:
+        return "NAME"
+    if user_pattern.lower() in kind:
+        return "USER"
+    return "O"
+
+
+def _token_and_tag(line: str) -> Optional[Tuple[str, str]]:
+    """``TOKEN<TAB>TAG`` (or ``TOKEN TAG`` when there is no tab), else None."""
+    separator = "\t" if "\t" in line else " "
+    parts = line.split(separator)
+    if len(parts) != 2 or not parts[0] or not parts[1].strip():
+        return None
+    return parts[0], parts[1].strip()
+
+
+def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "user",
+               handles_as_users: bool = True) -> Iterator[ConllDocument]:
+    """Documents of a ``TOKEN<TAB>TAG`` file; a blank line ends a document.
+
+    Tags map to NAME / USER / O by case-insensitive substring (after any BIOES prefix).
+    With ``handles_as_users`` an ``@handle`` or ``u/name`` token is USER whatever its tag.
+    ``-DOCSTART-`` lines are skipped.
+    """
+    tokens: List[str] = []
+    labels: List[str] = []
+    first_line = 0
+    count = 0
+    for number, raw in numbered_lines(path):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.startswith("-DOCSTART-"):
+            if tokens:
+                count += 1
+                yield ConllDocument(tokens, labels, first_line)
+                tokens, labels = [], []
+            continue
+        pair = _token_and_tag(line)
+        if pair is None:
+            raise InputError("expected TOKEN<TAB>TAG, found %r" % line[:60], path, number)
+        token, tag = pair
+        label = conll_label(tag, name_pattern, user_pattern)
+        if handles_as_users and _HANDLE.match(token):
+            label = "USER"
+        if not tokens:
+            first_line = number
+        tokens.append(token)
+        labels.append(label)
+    if tokens:
+        count += 1
+        yield ConllDocument(tokens, labels, first_line)
+    if count == 0:
+        raise InputError("empty file: no documents", path)
+
+
+
+class LabelledDocument(NamedTuple):
+    document: Document
+    labels: List[str]      # NAME / USER / O per token
+
+
+def labels_from_spans(offsets: Sequence[Tuple[int, int]], spans: Iterable[Span]) -> List[str]:
+    """A token takes the label of any gold span it overlaps (partial overlap counts, so a
+    name glued to other characters is still a name), otherwise ``O``."""
+    spans = sorted(spans, key=lambda s: s.start)
+    labels, k = [], 0
+    for start, end in offsets:
+        while k < len(spans) and spans[k].end <= start:
+            k += 1
+        label = "O"
+        j = k
+        while j < len(spans) and spans[j].start < end:
+            if spans[j].end > start:
+                label = spans[j].label
+                break
+            j += 1
+        labels.append(label)
+    return labels
+
+
+def training_labels(document: Document, labels: Sequence[str]) -> List[str]:
+    """Gold labels adjusted for pattern tokens: a handle is always a USER (the WNUT files
+    tag handles O, and the model must not learn that handles are safe); e-mail, URL and
+    phone tokens are O for the CRF (patterns remove them)."""
+    adjusted = []
+    for label, pattern in zip(labels, document.pattern_labels):
+        if pattern == "USER":
+            adjusted.append("USER")
+        elif pattern:
+            adjusted.append("O")
+        else:
+            adjusted.append(label)
+    return adjusted
+
+
+def load_labelled(path: str, name_pattern: str = "person",
+                  user_pattern: str = "user") -> List[LabelledDocument]:
+    """Read an annotated JSONL/CSV file or a CoNLL file into labelled documents."""
+    if corpus_format(path) == "conll":
+        return [LabelledDocument(Document.from_tokens(doc.tokens), list(doc.labels))
+                for doc in read_conll(path, name_pattern=name_pattern,
+                                      user_pattern=user_pattern)]
+    documents = []
+    for post in read_annotated(path):
+        document = Document.from_post(post.record.fields)
+        documents.append(LabelledDocument(document, labels_from_spans(document.offsets,
+                                                                      post.spans)))
+    return documents
