@@ -13,7 +13,7 @@ Ambiguity policy.  Many usernames and variants are ordinary words (``hope``, ``t
 "Thanks Hope!" would be hidden.  So each term is classed by its lower-case form:
 
 - *common* (``is_common_word``): Zipf frequency >= ``COMMON_ZIPF`` = 3.0 (1 per million
-  words, ``lexicon.load_zipf``), or a medical word or drug name (``levo``, ``keto``:
+  words, ``lexicon.load_zipf``; the policy lives in ``model/word_policy.py``), or a medical word or drug name (``levo``, ``keto``:
   ordinary words on a health board).  Searched case-sensitively, capitalised only
   (``Hope``), and not where every word is capitalised: at the start of a line or
   sentence (after ``.!?`` and white space).  ``Thanks Hope!`` is a leak, ``I hope`` and
@@ -59,7 +59,6 @@ do not measure real-world recall.
 """
 from __future__ import annotations
 
-import functools
 import re
 from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Set,
                     Tuple)
@@ -68,10 +67,10 @@ from .errors import InputError
 from .files.posts import read_posts
 from .text.terms import TermMatcher, normalize_term
 from .model.usernames import username_variants
+from .model.word_policy import search_mode
 
-COMMON_ZIPF = 3.0      # lower-case form this frequent (log10 per billion words) = common
-SHORT_COMMON = 5       # common variants shorter than this are not searched
 MIN_VARIANT = 3        # shorter variants are not searched (too many chance hits)
+
 KINDS = ("username", "name", "variant")   # priority when two hits cover the same text
 
 # Placeholders and pseudonyms as the scrubber writes them: [NAME], [USER], [U12], [P3].
@@ -95,43 +94,6 @@ def format_leak(leak: Leak) -> str:
     return 'post %s chars %d-%d: "%s" (%s of %s)' % (
         leak.post_id, leak.start, leak.end, leak.text.replace("\n", " "), leak.kind,
         leak.person)
-
-
-# --- the ambiguity policy ---------------------------------------------------------------
-
-@functools.lru_cache(maxsize=1)
-def _lexicons() -> Tuple[Dict[str, float], frozenset, frozenset]:
-    from .model.lexicon import load_wordlist, load_zipf
-    # A given name is on both lists: the nickname file alone also holds "day", "one".
-    given_names = load_wordlist("nicknames") & load_wordlist("first_names")
-    return load_zipf(), load_wordlist("stop_words"), given_names
-
-
-@functools.lru_cache(maxsize=1)
-def _board_words() -> frozenset:
-    from .model.lexicon import load_wordlist
-    return load_wordlist("medical_words") | load_wordlist("drugs")
-
-
-def is_common_word(term: str) -> bool:
-    """Whether ``term``'s lower-case form is an ordinary word in English or on a health
-    board (see module doc)."""
-    zipf, _, _ = _lexicons()
-    lower = term.lower()
-    return zipf.get(lower, 0.0) >= COMMON_ZIPF or lower in _board_words()
-
-
-def search_mode(term: str, kind: str) -> str:
-    """``"any-case"``, ``"capitalised"`` or ``"unchecked"`` for a term of a kind."""
-    _, stop_words, given_names = _lexicons()
-    lower = term.lower()
-    if kind == "variant" and lower in stop_words:
-        return "unchecked"
-    if not is_common_word(term):
-        return "any-case"
-    if kind == "variant" and len(lower) < SHORT_COMMON and lower not in given_names:
-        return "unchecked"
-    return "capitalised"
 
 
 def _capitalised(term: str) -> str:
@@ -210,8 +172,8 @@ class LeakAuditor:
     ``usernames``: every username of the board, each searched in every post, with its
     variants of at least ``MIN_VARIANT`` characters.  ``names_by_user``: username ->
     names that person is called by, searched in the posts they wrote.  Usernames are
-    compared case-insensitively.  ``unchecked`` lists the terms the policy (module doc)
-    leaves out, ``capitalised_only`` those searched only capitalised; both sorted.
+    compared case-insensitively.  ``unchecked`` lists, sorted, the terms the policy
+    (module doc) leaves out.
     """
 
     def __init__(self, usernames: Iterable[str],
@@ -219,14 +181,10 @@ class LeakAuditor:
         self._board = _TermSet()
         self._names: Dict[str, _TermSet] = {}
         unchecked: Set[str] = set()
-        capitalised: Set[str] = set()
 
         def add(terms: _TermSet, term: str, kind: str, person: str) -> None:
-            mode = terms.add(term, kind, person)
-            if mode == "unchecked":
+            if terms.add(term, kind, person) == "unchecked":
                 unchecked.add(term.lower())
-            elif mode == "capitalised":
-                capitalised.add(_capitalised(term))
 
         self.usernames: List[str] = []
         seen: Set[str] = set()
@@ -252,7 +210,6 @@ class LeakAuditor:
         for terms in self._names.values():
             terms.compile()
         self.unchecked: List[str] = sorted(unchecked)
-        self.capitalised_only: List[str] = sorted(capitalised)
 
     def scan(self, post_id: str, text: str, author: Optional[str] = None) -> List[Leak]:
         """The leaks in one scrubbed post, in text order, not overlapping."""

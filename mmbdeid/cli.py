@@ -252,14 +252,13 @@ def run_train(args) -> int:
     _say("training on %d documents, %d tokens" % (
         len(labelled), sum(len(d.labels) for d in labelled)))
     stats = corpus_stats([d.document for d in labelled], args.stats)
-    tagger = NameTagger(**_tagger_params(args))
     metadata = {"mmbdeid_version": __version__, "training_data": sources,
                 "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
                     timespec="seconds"),
                 "features": FEATURE_GROUPS}
+    tagger = NameTagger(**_tagger_params(args), metadata=metadata)
     tagger.fit([d.document for d in labelled],
-               [training_labels(d.document, d.labels) for d in labelled],
-               stats=stats, metadata=metadata)
+               [training_labels(d.document, d.labels) for d in labelled], stats=stats)
     if args.dev:
         dev = load_labelled(args.dev)
         gold, probabilities = gold_scores(tagger, dev, corpus_stats([d.document for d in dev]))
@@ -269,14 +268,14 @@ def run_train(args) -> int:
             threshold = error.threshold
             _say("warning: dev recall %.3f < target %.3f even at %g" % (
                 error.recall, args.target_recall, threshold))
-        tagger.threshold = threshold
-        tagger.metadata_["threshold_source"] = {
+        threshold_source = {
             "dev": os.path.basename(args.dev), "dev_sha256": _sha256(args.dev),
             "target_recall": args.target_recall}
     else:
-        tagger.threshold = DEFAULT_THRESHOLD
-        tagger.metadata_["threshold_source"] = "default (paper's tuned value)"
-    tagger.metadata_["threshold"] = tagger.threshold
+        threshold = DEFAULT_THRESHOLD
+        threshold_source = "default (paper's tuned value)"
+    tagger.set_params(threshold=threshold, metadata=dict(
+        metadata, threshold_source=threshold_source, threshold=threshold))
     tagger.save(args.output)
     _say("model written to %s (threshold %g)" % (args.output, tagger.threshold))
     return EXIT_OK
@@ -295,11 +294,11 @@ def run_scrub(args) -> int:
     if args.map:
         from .people.personmap import PersonMap
         PersonMap.read(args.map)                    # a bad map fails before any work
-    with _engine(args) as (map_ordered, scrubber):
-        summary = scrub_dump(args.dump, args.output, _output_format(args.output, args.dump),
-                             _detection(args, map_ordered, scrubber), spans_path=args.spans,
-                             rejects_path=rejects, mode=args.mode, person_map=args.map,
-                             scope=args.scope, seed=args.seed)
+    config = _run_config(args, output_format=_output_format(args.output, args.dump),
+                         spans_path=args.spans, rejects_path=rejects, mode=args.mode,
+                         person_map=args.map, scope=args.scope, seed=args.seed)
+    with _engine(args) as engine:
+        summary = scrub_dump(config, engine)
     _report(args, summary)
     return EXIT_OK
 
@@ -307,9 +306,9 @@ def run_scrub(args) -> int:
 def run_link(args) -> int:
     from .jobs.passes import link_dump
 
-    with _engine(args) as (map_ordered, scrubber):
-        summary = link_dump(args.dump, args.output, _detection(args, map_ordered, scrubber),
-                            scope=args.scope)
+    config = _run_config(args, scope=args.scope)
+    with _engine(args) as engine:
+        summary = link_dump(config, engine)
     _report(args, summary)
     if not args.quiet:
         _say("person map written to %s: keep it secret (it holds real names)" % args.output)
@@ -319,15 +318,16 @@ def run_link(args) -> int:
 def run_review(args) -> int:
     from .jobs.passes import review_dump
 
-    with _engine(args) as (map_ordered, scrubber):
-        summary = review_dump(args.dump, args.output, _detection(args, map_ordered, scrubber))
+    config = _run_config(args)
+    with _engine(args) as engine:
+        summary = review_dump(config, engine)
     _report(args, summary)
     return EXIT_OK
 
 
 def run_audit(args) -> int:
     from .audit import audit_file, format_leak, names_from_person_map
-    from .text.terms import load_terms
+    from .files.termlists import load_terms
 
     names_by_user = None
     if args.map:
@@ -344,21 +344,26 @@ def run_audit(args) -> int:
     return EXIT_LEAK if leaks else EXIT_OK
 
 
-def _detection(args, map_ordered, scrubber):
-    """The model, options and engine of a detecting job, checked before any work."""
+def _run_config(args, mode: str = "placeholder", **options):
+    """The run configuration of a job over a dump; the model and the term lists are
+    checked here, before any work."""
+    from .files.termlists import load_terms
+    from .jobs.config import DetectionConfig, RunConfig
     from .model.tagger import NameTagger, default_model_path
-    from .jobs.passes import Detection
-    from .text.terms import load_terms
+    from .output.operators import OPERATORS
 
     model_path = args.model or default_model_path()
     NameTagger.load(model_path)                     # a bad model fails before any work
-    options = {"threshold": args.threshold}
+    lists = {}
     for name in ("allow", "deny"):
         path = getattr(args, name, None)
-        if path:
-            options[name] = load_terms(path)
-    return Detection(model_path, map_ordered, options, stats_path=args.stats,
-                     quiet=args.quiet, scrubber=scrubber)
+        lists[name] = tuple(load_terms(path)) if path else ()
+    # Placeholder text is made in the workers only where the output needs it as it is.
+    render = args.command == "scrub" and not OPERATORS[mode].needs_people
+    detection = DetectionConfig(model_path, threshold=args.threshold,
+                                render_placeholders=render, **lists)
+    return RunConfig(args.dump, detection, args.output, stats_path=args.stats,
+                     quiet=args.quiet, mode=mode, **options)
 
 
 def _report(args, summary) -> None:
@@ -421,8 +426,8 @@ def run_crossval(args) -> int:
 def run_stats(args) -> int:
     from .jobs.passes import build_stats
 
-    with _engine(args) as (map_ordered, _):
-        posts = build_stats(args.dump, args.output, map_ordered, quiet=args.quiet)
+    with _engine(args) as engine:
+        posts = build_stats(args.dump, args.output, engine, quiet=args.quiet)
     if not args.quiet:
         _say("statistics of %d posts written to %s" % (posts, args.output))
     return EXIT_OK
@@ -451,7 +456,7 @@ def _load_model(path: Optional[str]):
 
 @contextlib.contextmanager
 def _engine(args):
-    """(map_ordered, scrubber) of the chosen engine, for the run's duration."""
+    """The chosen engine, for the run's duration."""
     if args.engine == "dask":
         if not args.scheduler:
             raise InputError("--engine dask needs --scheduler ADDRESS")
@@ -461,10 +466,8 @@ def _engine(args):
         return
     if args.scheduler:
         raise InputError("--scheduler goes with --engine dask")
-    from .jobs.local import default_jobs, ordered_map
-    jobs = args.jobs or default_jobs()
-    yield (lambda factory, factory_args, chunks:
-           ordered_map(factory, factory_args, chunks, jobs)), None
+    from .jobs.local import LocalEngine, default_jobs
+    yield LocalEngine(args.jobs or default_jobs())
 
 
 def _output_format(output: str, dump: str) -> str:

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from mmbdeid.audit import (Leak, LeakAuditor, audit_file, format_leak, names_from_person_map,
-                           search_mode)
+from mmbdeid.audit import Leak, LeakAuditor, audit_file, format_leak, names_from_person_map
+from mmbdeid.model.word_policy import search_mode
 from mmbdeid.errors import InputError
 from mmbdeid.files.corpora import read_annotated
 from mmbdeid.spans import replace_spans
@@ -84,7 +84,9 @@ def test_unchecked_and_capitalised_lists():
     auditor = LeakAuditor(["kaygirl96", "bumpanddiabetes", "levo_lisa"])
     assert {"girl", "and", "levo", "bump"} <= set(auditor.unchecked)
     assert "kay" not in auditor.unchecked and "lisa" not in auditor.unchecked
-    assert {"Kay", "Lisa", "Diabetes"} <= set(auditor.capitalised_only)
+    # common variants (not unchecked) are searched capitalised only
+    assert found(auditor, "ask Kay, Lisa or Diabetes") == ["Kay", "Lisa", "Diabetes"]
+    assert found(auditor, "ask kay, lisa or diabetes") == []
     assert auditor.unchecked == sorted(auditor.unchecked)
 
 

@@ -30,9 +30,10 @@ def test_scrub_keeps_every_record_in_order_with_its_fields(tmp_path, tiny_model_
     assert "Arimidex" in records[2]["text"]          # drug names are never removed
     standoff = read_jsonl(spans)
     assert [s["id"] for s in standoff] == ["a1", "a2", 3]
+    assert any(record["spans"] for record in standoff)
     for record, original in zip(standoff, POSTS):
         for span in record["spans"]:
-            assert set(span) == {"start", "end", "label", "prob"}
+            assert set(span) == {"start", "end", "label", "prob", "source"}
             assert 0 <= span["start"] < span["end"] <= len(original["text"])
 
 
@@ -40,7 +41,7 @@ def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
                                                                        tiny_model_path):
     from mmbdeid.text.document import Document
     from mmbdeid.model.tagger import NameTagger
-    from mmbdeid.detect.analyzer import Scrubber
+    from mmbdeid.detect.analyzer import Analyzer
     from mmbdeid.model.stats import CorpusStats
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
     spans = str(tmp_path / "spans.jsonl")
@@ -48,10 +49,11 @@ def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
                  "--threshold", "0.001", "--spans", spans]) == 0
     listed = {(r["id"], s["start"]): s["prob"] for r in read_jsonl(spans) for s in r["spans"]}
     documents = [Document.from_post(p) for p in POSTS]
-    scrubber = Scrubber(NameTagger.load(tiny_model_path), stats=CorpusStats.build(documents))
+    analyzer = Analyzer.for_evaluation(NameTagger.load(tiny_model_path),
+                                       CorpusStats.build(documents))
     expected = {}
     for post, document in zip(POSTS, documents):
-        for score, (start, _), pattern in zip(scrubber.token_name_scores(document),
+        for score, (start, _), pattern in zip(analyzer.token_scores(document),
                                               document.offsets, document.pattern_labels):
             if pattern:                       # e-mail, URL, phone, handle: listed with 1.0
                 expected[(post["id"], start)] = 1.0

@@ -53,9 +53,9 @@ def test_dask_statistics_equal_local(tmp_path, dump, scheduler):
     assert main(["stats", dump, "-o", remote, "--quiet", "--engine", "dask",
                  "--scheduler", scheduler]) == 0
     a, b = CorpusStats.load(local), CorpusStats.load(remote)
+    assert a.ranks("board", "bc") == b.ranks("board", "bc") and a.ranks("board", "bc")[1] > 0
+    assert a.ranks("user", "boo") == b.ranks("user", "boo") and a.ranks("user", "boo")[1] > 0
     for term in ("kay", "chemo", "barb", "hugs", "round"):
-        assert a.rank("board", "bc", term) == b.rank("board", "bc", term)
-        assert a.rank("user", "boo", term) == b.rank("user", "boo", term)
         assert a.border_rank(term) == b.border_rank(term)
         assert a.capitalisation(term) == b.capitalisation(term)
 

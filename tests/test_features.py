@@ -130,10 +130,14 @@ def test_known_and_encoded_items_are_the_full_items_filtered_in_order():
     full = [Featurizer(stats).document_items(d) for d in documents]
     known = frozenset(a for items in full for item in items for a in item[::3])
     encoded = Featurizer(stats, known_attributes=known, encoded=True)
+    checked = 0
     for document, items in zip(documents, full):
         expected = [[a.encode() for a in item if a in known] for item in items]
         assert encoded.document_items(document) == expected
         assert encoded.document_items(document) == expected      # from the caches
+        assert expected and all(expected)        # every token keeps some attributes
+        checked += 1
+    assert checked == len(posts)
 
 
 def test_a_full_type_cache_keeps_its_oldest_half():

@@ -1,4 +1,5 @@
 """FuzzyIndex: Damerau-Levenshtein distance 0-2 through a deletion index."""
+import jellyfish
 import pytest
 
 from mmbdeid.model.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
@@ -42,8 +43,9 @@ def test_max_distance_one_stops_at_one():
 
 
 def test_candidates_are_found_by_index_not_scan(index):
-    assert "mary" in index.candidates("marry")
-    assert "tamoxifen" not in index.candidates("marry")
+    candidates = {index.words[i] for i in index._candidate_ids("marry", 2)}
+    assert "mary" in candidates
+    assert "tamoxifen" not in candidates
 
 
 def test_shipped_lists_index():
@@ -65,7 +67,9 @@ def test_multi_list_index_gives_each_lists_nearest_distance():
 @pytest.mark.parametrize("token", ["\ud800ab", "ma\udfffry", "\ud83d"])
 def test_lone_surrogates_do_not_crash(index, token):
     assert index.distance(token) in (None, 1, 2)
-    assert index.within_many([token]) == [index.within(token)]
+    rows, ids, distances = index.near_matches([token])
+    assert len(rows) == len(ids) == len(distances)
+    assert min(distances.tolist(), default=None) == index.distance(token)
 
 
 def test_batched_queries_answer_like_single_ones():
@@ -83,8 +87,21 @@ def test_batched_queries_answer_like_single_ones():
         tokens.append("".join(chars))
     tokens += ["", "a", "ab", "José", "maryjane"]
     index = FuzzyIndex(words)
-    assert [sorted(m) for m in index.within_many(tokens)] == \
-        [sorted(index.within(t)) for t in tokens]
+    rows, ids, distances = index.near_matches(tokens)
+    batched = {(k, index.words[i], d) for k, i, d in zip(rows.tolist(), ids.tolist(),
+                                                         distances.tolist())}
+    # the reference: every word, no index (near_matches leaves out exact entries)
+    expected = {(k, word, jellyfish.damerau_levenshtein_distance(token, word))
+                for k, token in enumerate(tokens) for word in words
+                if 0 < jellyfish.damerau_levenshtein_distance(token, word)
+                <= index.allowed_distance(token)}
+    assert len(batched) == len(rows) and batched == expected
+    assert {d for _, _, d in expected} == {1, 2}
+    # the single-token path agrees: its distance is the smallest of the batched ones
+    for k, token in enumerate(tokens):
+        nearest = [d for row, _, d in expected if row == k]
+        assert index.distance(token) == (0 if token in words else min(nearest, default=None))
+    assert len(tokens) > 100
 
 
 def test_nearest_lists_come_in_list_order():

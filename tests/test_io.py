@@ -143,7 +143,7 @@ def test_annotated_jsonl(tmp_path):
         {"start": 7, "end": 10, "label": "USER"}, {"start": 3, "end": 6, "label": "NAME"}]}
     [post] = read_annotated(write(tmp_path, "a.jsonl", json.dumps(row) + "\n"))
     assert isinstance(post, AnnotatedPost)
-    assert post.spans == [Span("NAME", 3, 6, 1.0), Span("USER", 7, 10, 1.0)]
+    assert post.spans == [Span("NAME", 3, 6, 1.0, "gold"), Span("USER", 7, 10, 1.0, "gold")]
     assert post.record.fields == row
 
 
@@ -152,7 +152,7 @@ def test_annotated_csv_spans_column_is_json(tmp_path):
                  'id,text,spans\n1,Hi Kay,"[{""start"": 3, ""end"": 6, ""label"": ""NAME""}]"\n'
                  '2,nobody,[]\n')
     posts = list(read_annotated(path))
-    assert [p.spans for p in posts] == [[Span("NAME", 3, 6, 1.0)], []]
+    assert [p.spans for p in posts] == [[Span("NAME", 3, 6, 1.0, "gold")], []]
 
 
 @pytest.mark.parametrize("spans, words", [
@@ -235,13 +235,20 @@ def test_conll_empty_file(tmp_path):
     assert "empty file" in error.message
 
 
-def test_wnut_training_file_reads_if_present():
-    path = "/work/shared/data/wnut17/wnut17train.conll"
-    if not os.path.exists(path):
-        pytest.skip("WNUT data not available")
-    documents = list(read_conll(path))
-    assert len(documents) == 3394
-    assert sum(len(d.tokens) for d in documents) == 62730
+WNUT_STYLE = os.path.join(os.path.dirname(__file__), "fixtures", "wnut_style.conll")
+
+
+def test_wnut_style_file_reads():
+    # The shape of the WNUT17 files: a line holding only a TAB or an empty line ends a
+    # document, @handles are tagged O, six BIO entity types, a blank line at the end.
+    documents = list(read_conll(WNUT_STYLE))
+    assert [(len(d.tokens), d.line) for d in documents] == [(18, 1), (10, 20), (8, 31), (5, 40)]
+    assert documents[0].tokens[:3] == ["@kaygirl96", "It", "'s"]
+    assert documents[0].labels == ["USER"] + ["O"] * 14 + ["NAME", "NAME", "O"]
+    assert documents[1].labels == ["O"] * 4 + ["NAME"] + ["O"] * 5
+    assert documents[1].tokens[4] == "Tomás" and documents[1].tokens[-1] == "\U0001f60a"
+    assert documents[2].labels == ["O"] * 8
+    assert documents[3].labels == ["O", "USER", "O", "NAME", "O"]
 
 
 @pytest.mark.parametrize("name, content, fmt", [
@@ -276,7 +283,9 @@ def test_csv_round_trip_with_multiline_text(tmp_path):
                    'id,text,author,note\n1,"a, ""b""\nc",kay,\n2,plain,bob,x\n')
     out = str(tmp_path / "out.csv")
     with atomic_output(out) as handle:
-        RecordWriter(handle, "csv").write_all(read_posts(source))
+        writer = RecordWriter(handle, "csv")
+        for record in read_posts(source):
+            writer.write(record)
     assert [r.fields for r in read_posts(out)] == [r.fields for r in read_posts(source)]
 
 
@@ -289,7 +298,7 @@ def test_csv_writer_json_encodes_structured_values(tmp_path):
         with pytest.raises(ValueError):
             writer.write({"id": 2, "text": "x", "unknown": 1})
     [post] = read_annotated(out)
-    assert post.spans == [Span("NAME", 0, 3, 1.0)] and post.record.fields["board"] == ""
+    assert post.spans == [Span("NAME", 0, 3, 1.0, "gold")] and post.record.fields["board"] == ""
 
 
 @pytest.mark.parametrize("exception", [RuntimeError, KeyboardInterrupt])

@@ -2,7 +2,7 @@
 import pytest
 
 from mmbdeid.people.linking import (Linker, Mention, Resolver, is_misspelling, mention_role,
-                             mentions_of, merge_name_spans, nickname_related)
+                                    mentions_of, merge_name_spans)
 from mmbdeid.people.personmap import name_key
 from mmbdeid.spans import Span
 
@@ -12,7 +12,7 @@ def name_spans(text, *words):
     spans, position = [], 0
     for word in words:
         start = text.index(word, position)
-        spans.append(Span("NAME", start, start + len(word), 0.9))
+        spans.append(Span("NAME", start, start + len(word), 0.9, "crf"))
         position = start + len(word)
     return spans
 
@@ -67,14 +67,6 @@ def test_names_in_a_list_get_no_role(text, words, roles):
 ])
 def test_what_is_one_mention(text, words, mentions):
     assert [m.text for m in mentions_of(text, name_spans(text, *words))] == mentions
-
-
-@pytest.mark.parametrize("a, b, related", [
-    ("bob", "robert", True), ("robert", "rob", True), ("aaron", "ronald", False),
-    ("mary", "arthur", False),
-])
-def test_nickname_related(a, b, related):
-    assert nickname_related(a, b) is related
 
 
 @pytest.mark.parametrize("key, name, expected", [
@@ -176,7 +168,7 @@ def test_username_mentions_resolve_to_their_user():
     linker = Linker()
     linker.observe(post("1", "KayGirl96", "hello"), [])
     text = "thanks kaygirl96 and kaygirl"
-    linker.observe(post("2", "ron", text), [Span("USER", 7, 16, 0.9), Span("USER", 21, 28, 0.9)])
+    linker.observe(post("2", "ron", text), [Span("USER", 7, 16, 0.9, "crf"), Span("USER", 21, 28, 0.9, "crf")])
     people = linker.person_map()
     assert len(people) == 2 and names_of(people, "KayGirl96") <= {"kaygirl"}
 

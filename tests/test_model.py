@@ -1,6 +1,11 @@
+import copy
+import inspect
+import json
 import pickle
+import zipfile
 
 import pytest
+from sklearn.base import clone
 
 from mmbdeid.files.corpora import load_labelled, training_labels
 from mmbdeid.errors import InputError
@@ -23,7 +28,126 @@ def test_learned_state_ends_in_underscore(fitted):
     tagger, _, _ = fitted
     assert tagger.model_bytes_ and set(tagger.classes_) <= {"NAME", "USER", "O"}
     assert tagger.metadata_["hyperparameters"]["max_iterations"] == 30
+    assert tagger.training_documents_ > 0 and tagger.training_tokens_ > 0
     assert NameTagger().get_params()["threshold"] == 0.05
+
+
+# -- a scikit-learn estimator ---------------------------------------------------------
+
+def test_get_params_keys_are_the_init_signature():
+    signature = inspect.signature(NameTagger.__init__)
+    assert set(NameTagger().get_params()) == set(signature.parameters) - {"self"}
+
+
+@pytest.mark.parametrize("params", [
+    {},
+    {"c1": 0.1},
+    {"threshold": 0.3, "window": 1},
+    {"metadata": {"training_data": [{"path": "x.jsonl"}]}},
+])
+def test_clone_keeps_params(params):
+    tagger = NameTagger(**params)
+    copy = clone(tagger)
+    assert copy is not tagger and isinstance(copy, NameTagger)
+    assert copy.get_params() == tagger.get_params()
+    for name, value in params.items():
+        assert getattr(copy, name) == value
+
+
+def test_clone_drops_learned_state(fitted):
+    tagger, _, _ = fitted
+    copy = clone(tagger)
+    assert copy.get_params() == tagger.get_params()
+    assert not hasattr(copy, "model_bytes_") and not hasattr(copy, "metadata_")
+
+
+@pytest.mark.parametrize("params", [{"bogus": 1}, {"c1": 0.1, "metadata_": {}},
+                                    {"threshold_": 0.2}])
+def test_set_params_rejects_unknown_names(params):
+    with pytest.raises(ValueError):
+        NameTagger().set_params(**params)
+
+
+@pytest.mark.parametrize("params", [{"threshold": 0.4}, {"metadata": {"a": 1}},
+                                    {"c1": 0.2, "threshold": 0.01, "metadata": None}])
+def test_set_params_sets_and_returns_self(params):
+    tagger = NameTagger()
+    assert tagger.set_params(**params) is tagger
+    for name, value in params.items():
+        assert tagger.get_params()[name] == value
+
+
+@pytest.mark.parametrize("params", [{}, {"threshold": 0.3, "metadata": {"job": "x"}}])
+def test_fit_sets_neither_threshold_nor_metadata(tiny_corpus_path, params):
+    labelled = load_labelled(tiny_corpus_path)
+    documents = [d.document for d in labelled]
+    labels = [training_labels(d.document, d.labels) for d in labelled]
+    tagger = NameTagger(max_iterations=5, **params)
+    before = copy.deepcopy(tagger.get_params())
+    tagger.fit(documents, labels, stats=CorpusStats.build(documents))
+    assert tagger.get_params() == before
+    assert tagger.metadata_ == dict(params.get("metadata") or {},
+                                    hyperparameters=tagger.hyperparameters_,
+                                    training_tokens=tagger.training_tokens_,
+                                    training_documents=tagger.training_documents_)
+    with pytest.raises(TypeError):
+        tagger.fit(documents, labels, stats=None, metadata={})
+
+
+@pytest.mark.parametrize("threshold, metadata", [
+    (None, None),
+    (0.7, {"threshold": 0.7, "threshold_source": "default (paper's tuned value)",
+           "training_data": [{"path": "tiny.jsonl", "documents": 10}]}),
+])
+def test_save_load_round_trip_keeps_params_and_metadata(fitted, tmp_path, threshold,
+                                                        metadata):
+    tagger = copy.deepcopy(fitted[0])
+    if threshold is not None:
+        tagger.set_params(threshold=threshold, metadata=metadata)
+    path = str(tmp_path / "m.mmbdeid")
+    tagger.save(path)
+    loaded = NameTagger.load(path)
+    assert loaded.get_params() == tagger.get_params()
+    assert loaded.metadata_ == tagger.metadata_
+    # the hyperparameters of the metadata are those of fit, the threshold set after it
+    assert loaded.metadata_["hyperparameters"]["threshold"] == 0.05
+    assert loaded.hyperparameters_ == tagger.hyperparameters_
+    with zipfile.ZipFile(path) as archive:
+        meta = json.loads(archive.read("meta.json"))
+    assert set(meta) == {"format", "params", "classes", "metadata"}
+    assert set(meta["params"]) == set(NameTagger().get_params()) - {"metadata"}
+    again = str(tmp_path / "again.mmbdeid")
+    loaded.save(again)
+    with zipfile.ZipFile(path) as first, zipfile.ZipFile(again) as second:
+        for name in ("meta.json", "model.crfsuite"):
+            assert first.read(name) == second.read(name)
+
+
+def test_shipped_model_loads_and_saves_the_same_meta(tmp_path):
+    from mmbdeid.model.tagger import default_model_path
+    loaded = NameTagger.load(default_model_path())
+    assert loaded.metadata is not None and "hyperparameters" not in loaded.metadata
+    path = str(tmp_path / "again.mmbdeid")
+    loaded.save(path)
+    with zipfile.ZipFile(default_model_path()) as first, zipfile.ZipFile(path) as second:
+        for name in ("meta.json", "model.crfsuite"):
+            assert first.read(name) == second.read(name)
+
+
+def test_pickle_from_before_metadata_was_a_parameter(fitted):
+    tagger, documents, stats = fitted
+    old = copy.deepcopy(tagger)
+    state = old.__getstate__()
+    for attribute in ("hyperparameters_", "training_tokens_", "training_documents_"):
+        del state[attribute]
+    del state["metadata"]
+    state["metadata_"] = dict(tagger.metadata_, job="x")
+    restored = NameTagger.__new__(NameTagger)
+    restored.__setstate__(state)
+    assert restored.metadata == {"job": "x"}
+    assert restored.metadata_ == dict(tagger.metadata_, job="x")
+    assert restored.predict_name_proba(documents[:2], stats) == \
+        tagger.predict_name_proba(documents[:2], stats)
 
 
 def test_marginals_are_distributions(fitted):

@@ -65,9 +65,10 @@ def test_spans_inside_text_and_labels(annotated):
 def test_parents_exist_in_same_thread(annotated):
     by_id = {r["id"]: r for r in annotated}
     assert len(by_id) == len(annotated)
-    for rec in annotated:
-        if rec["parent"] is not None:
-            assert by_id[rec["parent"]]["thread"] == rec["thread"]
+    replies = [rec for rec in annotated if rec["parent"] is not None]
+    assert replies
+    for rec in replies:
+        assert by_id[rec["parent"]]["thread"] == rec["thread"]
 
 
 def test_spans_match_source_markup(builder, annotated):
@@ -84,6 +85,7 @@ def test_spans_match_source_markup(builder, annotated):
 
 def test_shipped_files_are_up_to_date(builder):
     files, *_ = builder.build_all()
+    assert len(files) == 4
     for path, content in files.items():
         assert path.read_text(encoding="utf-8") == content, f"{path.name} is stale: run python tools/build_sample.py"
 

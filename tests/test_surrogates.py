@@ -59,8 +59,11 @@ def test_same_person_same_name_across_shapes_and_misspellings():
 
 def test_surrogate_is_not_the_original():
     f = SurrogateFactory(seed=0)
-    for i, original in enumerate(["Mary", "John", "Linda", "Smith", "Robert Jones"]):
-        assert f.name(f"P{i}", original).lower() != original.lower()
+    originals = ["Mary", "John", "Linda", "Smith", "Robert Jones"]
+    surrogates = [f.name(f"P{i}", original) for i, original in enumerate(originals)]
+    assert len(surrogates) == len(originals)
+    for original, surrogate in zip(originals, surrogates):
+        assert surrogate.lower() != original.lower()
 
 
 def test_gender_follows_original_first_name():
@@ -68,9 +71,12 @@ def test_gender_follows_original_first_name():
     provider = next(p for p in Faker("en_US").factories[0].get_providers()
                     if p.__provider__ == "faker.providers.person")
     f = SurrogateFactory(seed=1)
-    for i in range(20):
-        assert f.name(f"W{i}", "Mary") in provider.first_names_female
-        assert f.name(f"M{i}", "John") in provider.first_names_male
+    women = [f.name(f"W{i}", "Mary") for i in range(20)]
+    men = [f.name(f"M{i}", "John") for i in range(20)]
+    assert len(women) == len(men) == 20
+    for woman, man in zip(women, men):
+        assert woman in provider.first_names_female
+        assert man in provider.first_names_male
 
 
 def test_different_persons_get_different_names_and_usernames():
@@ -136,8 +142,9 @@ def test_falls_back_to_lexicon_when_faker_names_are_all_reserved():
     ("Kay Girl", r"(?:[A-Z][a-z]*){2}"),   # usernames never contain spaces
 ])
 def test_username_shapes(factory, original, pattern):
-    for person in ("U1", "U2", "U3"):
-        value = factory.username(person, original)
+    values = [factory.username(person, original) for person in ("U1", "U2", "U3")]
+    assert len(values) == 3
+    for value in values:
         assert re.fullmatch(pattern, value), value
 
 

@@ -5,8 +5,8 @@ import re
 import pytest
 
 from mmbdeid.errors import InputError
-from mmbdeid.spans import Span
-from mmbdeid.text.terms import TermMatcher, allow_step, deny_spans, load_terms
+from mmbdeid.files.termlists import load_terms
+from mmbdeid.text.terms import TermMatcher
 
 
 def write(tmp_path, name, content):
@@ -117,36 +117,3 @@ def test_matcher_agrees_with_a_flat_alternation(seed):
 
 
 # --- allow and deny ---------------------------------------------------------------------
-
-TEXT = "Reading Arthur C. Clarke again. Arthur says hi."
-ARTHUR, C, CLARKE, LONE_ARTHUR = (Span("NAME", 8, 14, 0.9), Span("NAME", 15, 16, 0.6),
-                                  Span("NAME", 18, 24, 0.8), Span("NAME", 32, 38, 0.9))
-
-
-@pytest.mark.parametrize("allow, spans, kept", [
-    (["Arthur C. Clarke"], [ARTHUR, C, CLARKE, LONE_ARTHUR], [LONE_ARTHUR]),
-    (["arthur c. clarke"], [ARTHUR, LONE_ARTHUR], [LONE_ARTHUR]),      # case-insensitive
-    (["Clarke"], [ARTHUR, C, CLARKE], [ARTHUR, C]),
-    ([], [ARTHUR, CLARKE], [ARTHUR, CLARKE]),
-    # a span reaching outside the allowed occurrence covers something else: it stays
-    (["Arthur C"], [Span("NAME", 8, 24, 0.9)], [Span("NAME", 8, 24, 0.9)]),
-])
-def test_allow_step(allow, spans, kept):
-    assert allow_step(spans, TEXT, TermMatcher(allow)) == kept
-
-
-def test_deny_spans():
-    text = "Thanks kaygirl96 and KayGirl96, and Mary  Jane"
-    matcher = TermMatcher(["kaygirl96", "Mary Jane"])
-    assert deny_spans(text, matcher) == [Span("NAME", 7, 16, 1.0), Span("NAME", 21, 30, 1.0),
-                                         Span("NAME", 36, 46, 1.0)]
-    assert deny_spans(text, matcher, label="USER")[0] == Span("USER", 7, 16, 1.0)
-    assert deny_spans(text, TermMatcher([])) == []
-
-
-def test_deny_wins_over_allow():
-    """The documented order: allow_step on model spans, then add deny_spans."""
-    text = "Hi Kay"
-    model = [Span("NAME", 3, 6, 0.4)]
-    spans = allow_step(model, text, TermMatcher(["Kay"])) + deny_spans(text, TermMatcher(["Kay"]))
-    assert spans == [Span("NAME", 3, 6, 1.0)]

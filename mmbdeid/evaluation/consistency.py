@@ -5,7 +5,9 @@ The hand-tagged sample marks, on each name or username span that refers to a boa
 gives each removed span a ``person`` identifier and each post's author one too. A gold
 mention is *consistent* when spans covering it were removed and all carry the identifier
 its person gets as an author; a person is consistent when all their mentions are (the
-"coverage" of paper 003). A mention that was not removed at all counts against its person.
+"coverage" of Farrow, Moore and Gašević 2023, "Names, Nicknames, and Spelling Errors:
+Protecting Participant Identity in Learning Analytics of Online Discussions"). A mention
+that was not removed at all counts against its person.
 """
 from __future__ import annotations
 

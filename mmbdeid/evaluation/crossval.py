@@ -9,7 +9,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 
 from ..files.corpora import LabelledDocument, training_labels
-from ..evaluation.gold import gold_scores
+from .gold import gold_scores
 from ..model.tagger import NameTagger
 from ..model.stats import CorpusStats
 

@@ -10,10 +10,9 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..files.corpora import LabelledDocument, load_labelled
-from ..detect.analyzer import Scrubber
+from ..detect.analyzer import Analyzer
+from ..kinds import PERSON_LABELS
 from ..model.stats import CorpusStats
-
-NAME_LABELS = ("NAME", "USER")
 
 
 def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> CorpusStats:
@@ -27,14 +26,14 @@ def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> Corpu
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                 drug_filter: bool = True) -> Tuple[np.ndarray, np.ndarray]:
     """(gold is-name booleans, final name probabilities) over all scored tokens."""
-    scrubber = Scrubber(tagger, stats=stats, drug_filter=drug_filter)
+    analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter)
     gold: List[bool] = []
     probabilities: List[float] = []
     for document, labels in labelled:
-        for label, score in zip(labels, scrubber.token_name_scores(document)):
+        for label, score in zip(labels, analyzer.token_scores(document)):
             if score is None:
                 continue
-            gold.append(label in NAME_LABELS)
+            gold.append(label in PERSON_LABELS)
             probabilities.append(score)
     return np.asarray(gold, dtype=bool), np.asarray(probabilities, dtype=float)
 

@@ -1,11 +1,12 @@
 """Token-level name metrics, threshold sweeps, and precision/recall curves.
 
-Conventions (DESIGN.md, "Measuring"):
+Conventions:
 
 * A *name* is a gold token labelled ``NAME`` or ``USER``; a token counts as found when it is
   tagged with either label (callers pass plain booleans, see :func:`name_mask`).
 * A token is *tagged* at threshold ``t`` when its name probability
-  P(NAME) + P(USER) is **strictly greater** than ``t`` (the paper: "greater than 0.05").
+  P(NAME) + P(USER) is **strictly greater** than ``t`` (Benton et al. 2011, "A System for
+  De-Identifying Medical Message Board Text": "greater than 0.05").
 * Zero division: every ratio whose denominator is zero is reported as ``0.0`` -- precision
   with nothing tagged, recall with no gold names, F1 when precision + recall is 0, and
   specificity with no non-name tokens.  One rule, no credit without evidence; check the
@@ -22,6 +23,8 @@ from typing import Iterable, List, Optional, Sequence
 
 import numpy as np
 
+from ..kinds import PERSON_LABELS
+
 __all__ = [
     "DEFAULT_SWEEP",
     "TokenMetrics",
@@ -37,13 +40,13 @@ __all__ = [
     "CSV_FIELDS",
 ]
 
-#: Thresholds from 0.5 down to 0.005, as in the paper's Fig. 2.
+#: Thresholds from 0.5 down to 0.005, as in Fig. 2 of Benton et al. 2011.
 DEFAULT_SWEEP = (0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.075, 0.05, 0.04, 0.03, 0.025,
                  0.02, 0.015, 0.01, 0.0075, 0.005)
 
 CSV_FIELDS = ("threshold", "precision", "recall", "f1", "specificity", "tp", "fp", "fn", "tn")
 
-NAME_LABELS = frozenset(("NAME", "USER"))
+NAME_LABELS = frozenset(PERSON_LABELS)
 
 
 def _ratio(num: int, den: int) -> float:
@@ -82,19 +85,6 @@ class TokenMetrics:
     def total(self) -> int:
         return self.tp + self.fp + self.fn + self.tn
 
-    def as_dict(self) -> dict:
-        return {
-            "threshold": self.threshold,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-            "specificity": self.specificity,
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "tn": self.tn,
-        }
-
 
 class UnreachableRecall(ValueError):
     """No threshold in (0, 1) reaches the requested recall.
@@ -122,7 +112,7 @@ def name_mask(labels: Iterable[str]) -> np.ndarray:
     return np.asarray(out, dtype=bool)
 
 
-def _as_bool(x, what: str) -> np.ndarray:
+def _as_bool(x) -> np.ndarray:
     a = np.asarray(x)
     if a.ndim != 1:
         a = a.reshape(-1)
@@ -145,8 +135,8 @@ def _check_len(a: np.ndarray, b: np.ndarray) -> None:
 def token_metrics(gold_is_name: Sequence[bool], predicted_is_name: Sequence[bool],
                   threshold: Optional[float] = None) -> TokenMetrics:
     """Per-token confusion counts of flat, aligned boolean sequences."""
-    g = _as_bool(gold_is_name, "gold")
-    p = _as_bool(predicted_is_name, "predicted")
+    g = _as_bool(gold_is_name)
+    p = _as_bool(predicted_is_name)
     _check_len(g, p)
     tp = int(np.count_nonzero(g & p))
     fp = int(np.count_nonzero(~g & p))
@@ -161,7 +151,7 @@ def sweep(gold_is_name: Sequence[bool], name_prob: Sequence[float],
 
     O(n log n) once, then O(log n) per threshold: suitable for millions of tokens.
     """
-    g = _as_bool(gold_is_name, "gold")
+    g = _as_bool(gold_is_name)
     prob = _as_prob(name_prob)
     _check_len(g, prob)
     pos = np.sort(prob[g])
@@ -208,7 +198,7 @@ def pick_threshold(gold_is_name: Sequence[bool], name_prob: Sequence[float],
     """
     if not (0.0 < target_recall <= 1.0):
         raise ValueError("target recall must be in (0, 1], got %r" % (target_recall,))
-    g = _as_bool(gold_is_name, "gold")
+    g = _as_bool(gold_is_name)
     prob = _as_prob(name_prob)
     _check_len(g, prob)
     pos = np.sort(prob[g])

@@ -8,11 +8,12 @@ import re
 from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import InputError
-from ..spans import Span
+from ..kinds import PERSON_LABELS
+from ..spans import GOLD, Span
 from ..text.document import Document
 from .posts import Record, corpus_format, json_type, numbered_lines, read_posts
 
-SPAN_LABELS = ("NAME", "USER")
+SPAN_LABELS = PERSON_LABELS     # what a hand-tagged span may be
 
 
 class AnnotatedPost(NamedTuple):
@@ -58,7 +59,7 @@ def _parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
         if label not in SPAN_LABELS:
             raise InputError("%s: label %r is not one of %s"
                              % (where, label, ", ".join(SPAN_LABELS)), path, line)
-        spans.append(Span(label, start, end, 1.0))
+        spans.append(Span(label, start, end, 1.0, GOLD))
     spans.sort(key=lambda s: (s.start, s.end))
     for before, after in zip(spans, spans[1:]):
         if after.start < before.end:

@@ -22,7 +22,6 @@ JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".json")
 CSV_EXTENSIONS = (".csv",)
 CONLL_EXTENSIONS = (".conll", ".txt", ".tsv", ".bio")
 REQUIRED_FIELDS = ("id", "text")
-OPTIONAL_FIELDS = ("board", "thread", "author", "parent", "time")
 
 _BOM = "\ufeff"
 
@@ -403,13 +402,6 @@ class RecordWriter:
         if unknown:
             raise ValueError("field %r is not in the CSV header %r" % (unknown[0], self.fieldnames))
         self._csv.writerow([_csv_cell(fields.get(name)) for name in self.fieldnames])
-
-    def write_all(self, records) -> int:
-        count = 0
-        for record in records:
-            self.write(record)
-            count += 1
-        return count
 
 
 def _csv_cell(value: Any) -> str:

@@ -9,16 +9,17 @@ worker process opens its own copy. The output is the same as the local engine's.
 Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (see README).
 """
 import contextlib
+import dataclasses
 import hashlib
-import json
 import os
 import tempfile
 import threading
 from collections import deque
 from typing import Callable, Dict, Iterable, Iterator, Tuple
 
-from ..jobs.local import ChunkScrubber, chunked
 from ..errors import InputError
+from .config import DetectionConfig
+from .local import ChunkDetector, chunked
 
 CHUNKS_PER_PARTITION = 10
 PARTITIONS_IN_FLIGHT_PER_WORKER = 3
@@ -30,7 +31,7 @@ _worker_cache_lock = threading.Lock()
 
 @contextlib.contextmanager
 def dask_engine(scheduler: str):
-    """(map_ordered, scrubber) for a cluster at ``scheduler``, connected for the run."""
+    """A :class:`DaskEngine` for a cluster at ``scheduler``, connected for the run."""
     try:
         from dask.distributed import Client
     except ImportError:
@@ -40,13 +41,14 @@ def dask_engine(scheduler: str):
     except (OSError, TimeoutError) as error:
         raise InputError("cannot reach the Dask scheduler at %s (%s)" % (scheduler, error))
     try:
-        engine = DaskEngine(client)
-        yield engine.map_ordered, engine.scrubber
+        yield DaskEngine(client)
     finally:
         client.close()
 
 
 class DaskEngine:
+    """The engine interface of :class:`~mmbdeid.jobs.local.LocalEngine`, on a cluster."""
+
     def __init__(self, client):
         self.client = client
 
@@ -71,16 +73,16 @@ class DaskEngine:
             for _, future in pending:
                 future.cancel()
 
-    def scrubber(self, model_path: str, stats_path: str, options) -> Tuple[Callable, tuple]:
+    def detector(self, detection: DetectionConfig, stats_path: str) -> Tuple[Callable, tuple]:
         """(factory, args) of the pass-2 function on workers: the model and statistics are
         shipped to every worker once, as bytes."""
         shipped = []
-        for path in (model_path, stats_path):
+        for path in (detection.model_path, stats_path):
             with open(path, "rb") as handle:
                 content = handle.read()
             digest = hashlib.sha256(content).hexdigest()
             shipped += [digest, self.client.scatter(content, broadcast=True, hash=False)]
-        return (RemoteChunkScrubber, tuple(shipped) + (options,))
+        return (RemoteChunkDetector, tuple(shipped) + (detection,))
 
 
 def _results(partition, future) -> Iterator:
@@ -103,22 +105,21 @@ def run_partition(factory: Callable, args: tuple, partition: list) -> list:
 
 def _cache_key(args: tuple) -> tuple:
     # bytes (model, statistics) are identified by the digest that precedes them; the
-    # scrubber options (a dict with lists) by their canonical JSON
-    return tuple(json.dumps(a, sort_keys=True) if isinstance(a, dict) else a
-                 for a in args if not isinstance(a, (bytes, bytearray)))
+    # detection configuration is a frozen dataclass, hashable as it is
+    return tuple(a for a in args if not isinstance(a, (bytes, bytearray)))
 
 
-class RemoteChunkScrubber(ChunkScrubber):
-    """A :class:`ChunkScrubber` opened from shipped bytes: written to this worker's temporary
+class RemoteChunkDetector(ChunkDetector):
+    """A :class:`ChunkDetector` opened from shipped bytes: written to this worker's temporary
     directory once, then opened like local files."""
 
     def __init__(self, model_digest: str, model_bytes: bytes, stats_digest: str,
-                 stats_bytes: bytes, options):
+                 stats_bytes: bytes, detection: DetectionConfig):
         directory = os.path.join(tempfile.gettempdir(), "mmbdeid-dask-%d" % os.getpid())
         os.makedirs(directory, exist_ok=True)
         model_path = _materialise(directory, model_digest + ".mmbdeid", model_bytes)
         stats_path = _materialise(directory, stats_digest + ".sqlite", stats_bytes)
-        super().__init__(model_path, stats_path, options)
+        super().__init__(dataclasses.replace(detection, model_path=model_path), stats_path)
 
 
 def _materialise(directory: str, name: str, content: bytes) -> str:

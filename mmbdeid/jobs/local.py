@@ -1,22 +1,24 @@
 """The local engine: the two passes of ``scrub`` over chunks of posts, on all cores.
 
-Pass 1 counts the corpus statistics of each chunk (:class:`~mmbdeid.stats.PartialCounts`)
+Pass 1 counts the corpus statistics of each chunk (:class:`~mmbdeid.model.stats.PartialCounts`)
 and the main process adds them to the on-disk store; pass 2 scrubs each chunk. Chunks go to
 a process pool with a bounded number in flight and come back in input order, so the output
 is the same as a single-job run and memory does not grow with the dump.
 
-The per-chunk functions (:func:`count_chunk`, :func:`scrub_chunk`) are shared with the Dask
-engine.
+The per-chunk functions (:func:`count_chunk`, :class:`ChunkDetector`) are shared with the
+Dask engine.
 """
 import contextlib
 import multiprocessing
 import os
 import signal
 from collections import deque
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..text.document import Document
 from ..model.stats import PartialCounts
+from ..spans import Span
+from ..text.document import Document
+from .config import DetectionConfig
 
 CHUNK_POSTS = 200
 IN_FLIGHT_PER_JOB = 4
@@ -49,28 +51,38 @@ def count_chunk(posts: Sequence[dict]) -> PartialCounts:
     return counts
 
 
-class ChunkScrubber:
-    """Pass 2 for one process: the model and statistics are opened once, then chunks are
-    scrubbed. Returns per post (scrubbed text, spans, number of tokens).
+class Detected(NamedTuple):
+    """Pass 2's result for one post."""
+    spans: List[Span]
+    tokens: int
+    text: Optional[str]         # the placeholder text, when the workers render it
 
-    ``options``: keyword arguments of :class:`~mmbdeid.pipeline.Scrubber` (``threshold``,
-    ``allow``, ``deny``), plain values so they travel to workers."""
 
-    def __init__(self, model_path: str, stats_path: str, options: Optional[dict] = None):
-        from ..model.tagger import NameTagger
-        from ..detect.analyzer import Scrubber
+class ChunkDetector:
+    """Pass 2 for one process: the model and statistics are opened once, then each chunk's
+    posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`)."""
+
+    def __init__(self, detection: DetectionConfig, stats_path: str):
+        from ..detect.analyzer import Analyzer
         from ..model.stats import CorpusStats
-        self.scrubber = Scrubber(NameTagger.load(model_path), CorpusStats.load(stats_path),
-                                 **(options or {}))
+        from ..model.tagger import NameTagger
+        from ..output.operators import PlaceholderOperator
+        self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
+                                       CorpusStats.load(stats_path),
+                                       threshold=detection.threshold,
+                                       allow=detection.allow, deny=detection.deny)
+        self.operator = PlaceholderOperator() if detection.render_placeholders else None
 
-    def __call__(self, posts: Sequence[dict]) -> List[Tuple[str, list, int]]:
-        from ..spans import replace_spans
+    def __call__(self, posts: Sequence[dict]) -> List[Detected]:
         documents = [Document.from_post(fields) for fields in posts]
-        self.scrubber.featurizer.prefetch(documents)
+        self.analyzer.prefetch(documents)
         results = []
         for fields, document in zip(posts, documents):
-            spans = self.scrubber.analyze(document)
-            results.append((replace_spans(fields["text"], spans), spans, len(document)))
+            spans = self.analyzer.analyze(document)
+            text = None
+            if self.operator is not None:
+                text = self.operator.rewrite(fields, spans)[0]["text"]
+            results.append(Detected(spans, len(document), text))
         return results
 
 
@@ -144,3 +156,18 @@ def ordered_map(factory: Callable, args: tuple, chunks: Iterable, jobs: int) -> 
         raise
     finally:
         pool.join()
+
+
+class LocalEngine:
+    """Worker processes on this machine (``--jobs N``)."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+
+    def map_ordered(self, factory: Callable, args: tuple, chunks: Iterable) -> Iterator:
+        return ordered_map(factory, args, chunks, self.jobs)
+
+    def detector(self, detection: DetectionConfig, stats_path: str) -> Tuple[Callable, tuple]:
+        """(factory, args) of the pass-2 function in each worker."""
+        return ChunkDetector, (detection, stats_path)
+

@@ -47,9 +47,6 @@ class Progress:
             line += ", ETA %ds" % max(0, round((self.total - self.posts) / rate))
         return line
 
-    def elapsed(self) -> float:
-        return time.monotonic() - self.started
-
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()

@@ -1,4 +1,5 @@
-"""Features per token (paper, Table 2), as crfsuite feature dicts.
+"""Features per token (Table 2 of Benton et al. 2011, "A System for De-Identifying Medical
+Message Board Text", here "the paper"), as crfsuite feature dicts.
 
 Each ``*_features`` function is pure: it maps a token (and, for context features, its
 context) to a dict of feature name -> 1.0 (binary) or str (categorical). ``Featurizer``
@@ -16,10 +17,10 @@ import itertools
 import re
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from ..model.lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
-from ..model.fuzzy import MultiListIndex, word_lists_index
-from ..model.stats import term_of
-from ..model.usernames import username_variants
+from .lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
+from .fuzzy import MultiListIndex, word_lists_index
+from .stats import term_of
+from .usernames import username_variants
 
 Features = Dict[str, object]
 
@@ -184,8 +185,6 @@ Attributes = List[str]
 # What caches hold: tuples, which the garbage collector stops tracking (so its full
 # collections stay cheap however large the caches grow), of str or, encoded, bytes.
 CachedAttributes = Tuple
-# Positional features describe the token's own place; they are not repeated for neighbours.
-_POSITIONAL_PREFIXES = ("start<", "end<", "pstart<", "pend<")
 _CACHE_LIMIT = 100_000     # entries per cache; emptied when full, so memory stays flat
 # A cached token type holds its attributes and their window copies: about 8 KB with every
 # attribute, 3 KB for a fitted model's (encoded) subset. 30,000 types bound a worker's
@@ -238,10 +237,10 @@ def _joined(unit: Dict[int, CachedAttributes],
 
 
 class Featurizer:
-    """Turns a :class:`~mmbdeid.document.Document` into crfsuite items, one attribute list
+    """Turns a :class:`~mmbdeid.text.document.Document` into crfsuite items, one attribute list
     per token.
 
-    ``stats`` (a :class:`~mmbdeid.stats.CorpusStats`) supplies the structure features and
+    ``stats`` (a :class:`~mmbdeid.model.stats.CorpusStats`) supplies the structure features and
     username lists; without it those features are simply absent. What depends only on the
     token type (surface, word lists, edit distance, frequencies, corpus-wide term
     statistics) is computed once per type and cached with its ``-2:`` .. ``+2:`` prefixed

@@ -153,7 +153,6 @@ class FuzzyIndex:
         self.max_distance = max_distance
         self._words = sorted({w for w in words if w})
         self._exact = frozenset(self._words)
-        self._word_ids = {word: i for i, word in enumerate(self._words)}
         self._lengths = np.array([len(word) for word in self._words], dtype=np.int64)
         self._word_array = np.array(self._words, dtype=object)
         self._keys = self._build()
@@ -214,11 +213,6 @@ class FuzzyIndex:
         # Entries whose length differs by more than the limit cannot be within it.
         return [i for i in {key & _ID_MASK for key in found} if abs(len(words[i]) - n) <= limit]
 
-    def candidates(self, token: str, max_deletes: Optional[int] = None) -> set[str]:
-        """Entries sharing a delete with ``token`` (a superset of those within distance)."""
-        limit = self.allowed_distance(token) if max_deletes is None else max_deletes
-        return {self._words[i] for i in self._candidate_ids(token, limit)}
-
     def distance(self, token: str) -> Optional[int]:
         """Smallest distance (0 if an entry) to an entry, or None beyond the allowed distance.
 
@@ -242,36 +236,6 @@ class FuzzyIndex:
                 if d == 1:
                     break
         return best
-
-    def within(self, token: str) -> list[tuple[int, int]]:
-        """``(entry id, distance)`` of every entry within the allowed distance of ``token``
-        (exact entries at 0); ``self.words[id]`` is the entry."""
-        token = _without_surrogates(token)
-        limit = self.allowed_distance(token)
-        found = []
-        words = self._words
-        if token in self._exact:
-            found.append((self._word_ids[token], 0))
-        if limit == 0 or not token:
-            return found
-        for i in self._candidate_ids(token, limit):
-            if words[i] != token:
-                d = jellyfish.damerau_levenshtein_distance(token, words[i])
-                if d <= limit:
-                    found.append((i, d))
-        return found
-
-    def within_many(self, tokens: list[str]) -> list[list[tuple[int, int]]]:
-        """``within`` for many tokens at once, with the same answers (see ``matches``)."""
-        tokens = [_without_surrogates(t) for t in tokens]
-        results: list[list[tuple[int, int]]] = [[] for _ in tokens]
-        for k, token in enumerate(tokens):
-            if token in self._exact:
-                results[k].append((self._word_ids[token], 0))
-        rows, ids, distances = self.near_matches(tokens)
-        for k, i, d in zip(rows.tolist(), ids.tolist(), distances.tolist()):
-            results[k].append((i, d))
-        return results
 
     def near_matches(self, tokens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The entries within the allowed distance (but not equal) of each token, as three
@@ -332,11 +296,8 @@ class FuzzyIndex:
 
     @property
     def words(self) -> list[str]:
+        """The entries, sorted; an entry's id (as in ``near_matches``) is its position."""
         return self._words
-
-    def nbytes(self) -> int:
-        """Bytes held by the numpy index arrays (word strings not counted)."""
-        return self._keys.nbytes
 
 
 class MultiListIndex:

@@ -1,4 +1,5 @@
-"""Corpus statistics of a whole dump (the paper's structure features), kept in SQLite.
+"""Corpus statistics of a whole dump, kept in SQLite: the structure features of Benton et
+al. 2011, "A System for De-Identifying Medical Message Board Text" (here "the paper").
 
 Built in a first pass over every post, then reused (``--stats FILE``) by ``scrub`` and
 ``train``:
@@ -6,7 +7,7 @@ Built in a first pass over every post, then reused (``--stats FILE``) by ``scrub
 * tf-idf rank of each term when all posts of a board form one document, and when all posts
   of one user form one document.  tf = count / sqrt(tokens in the document) and the weight is
   tf * log(N / n_i): the paper prints a division by the log, contradicting its own remark that
-  the metric favours terms found in few other documents (DESIGN.md), so we use the product.
+  the metric favours terms found in few other documents, so we use the product.
 * paragraph-border likelihood: the share of a term's occurrences within the first or last
   ``BORDER_WIDTH`` word tokens of a paragraph, scaled by log(1 + count), ranked over all terms.
 * the board's usernames (author field) and each thread's authors.
@@ -219,21 +220,7 @@ class CorpusStats:
                 meta.get("schema"), SCHEMA_VERSION), path)
         return cls(connection)
 
-    def save(self, path: str) -> None:
-        """Copy the store to ``path`` atomically (a failed run leaves no half-written file)."""
-        with atomic_path(path) as temporary:
-            target = sqlite3.connect(temporary)
-            try:
-                self.connection.backup(target)
-            finally:
-                target.close()
-
     # -- lookups used by the features ------------------------------------------------
-    def rank(self, kind: str, document: str, term: str) -> Tuple[Optional[int], int]:
-        """(rank of term in that document or None, number of distinct terms of the document)."""
-        ranks, size = self.ranks(kind, document)
-        return ranks.get(term), size
-
     def ranks(self, kind: str, document: str) -> Tuple[Dict[str, int], int]:
         """(term -> rank, number of distinct terms) of one board's or user's document:
         fetched once per post, then looked up per token."""

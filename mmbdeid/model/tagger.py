@@ -1,7 +1,8 @@
 """The name tagger: a linear-chain CRF over per-token features, with marginals per token.
 
-Follows the sklearn estimator conventions of sklearn-crfsuite: ``__init__`` stores
-parameters, ``fit`` returns self, learned state ends in ``_``. Training goes through
+A scikit-learn estimator (``sklearn.base.BaseEstimator``): ``__init__`` stores
+parameters as given, ``get_params``/``set_params``/``clone`` come from sklearn, ``fit``
+only learns and returns self, learned state ends in ``_``. Training goes through
 ``sklearn_crfsuite.CRF``; tagging opens the learned model in memory with python-crfsuite,
 so a tagger pickles (joblib too) and saves as one self-contained file.
 """
@@ -13,18 +14,26 @@ import zipfile
 from typing import Dict, List, Optional, Sequence
 
 import pycrfsuite
+from sklearn.base import BaseEstimator
 
 from ..errors import InputError
-from ..model.features import Featurizer
+from .features import Featurizer
 from ..files.atomic import atomic_path
 
 LABELS = ("NAME", "USER", "O")
 NAME_LABELS = ("NAME", "USER")
 DEFAULT_THRESHOLD = 0.05
 MODEL_FORMAT = "mmbdeid-model/1"
+# The hyperparameters a model file keeps under "params" (every parameter but metadata).
+HYPERPARAMETERS = ("c1", "c2", "max_iterations", "all_possible_transitions", "threshold",
+                   "window", "lowercase_share", "random_state")
+# Metadata keys that fit learns: key in the saved metadata -> attribute of the tagger.
+LEARNED_METADATA = (("hyperparameters", "hyperparameters_"),
+                    ("training_tokens", "training_tokens_"),
+                    ("training_documents", "training_documents_"))
 
 
-class NameTagger:
+class NameTagger(BaseEstimator):
     """CRF name tagger.
 
     Parameters are those of ``sklearn_crfsuite.CRF`` (L-BFGS with elastic-net
@@ -34,11 +43,18 @@ class NameTagger:
     capitalised words are names (board posts and comments often write ``kay``, ``kevin``).
     The defaults (strong regularisation, which softens the marginals towards recall at a
     low threshold) were chosen on the WNUT17 development sweep; see the README.
+
+    ``metadata`` is the training job's description of the model (data, version, how the
+    threshold was chosen); it is saved with the model. ``fit`` neither reads nor changes
+    it nor the threshold: the job sets both with ``set_params``. ``metadata_`` is the
+    metadata a fitted model saves: ``metadata`` plus what ``fit`` learned
+    (``hyperparameters_``, ``training_tokens_``, ``training_documents_``).
     """
 
     def __init__(self, c1: float = 0.5, c2: float = 2.0, max_iterations: int = 200,
                  all_possible_transitions: bool = True, threshold: float = DEFAULT_THRESHOLD,
-                 window: int = 2, lowercase_share: float = 0.3, random_state: int = 0):
+                 window: int = 2, lowercase_share: float = 0.3, random_state: int = 0,
+                 metadata: Optional[dict] = None):
         self.c1 = c1
         self.c2 = c2
         self.max_iterations = max_iterations
@@ -47,20 +63,15 @@ class NameTagger:
         self.window = window
         self.lowercase_share = lowercase_share
         self.random_state = random_state
+        self.metadata = metadata
 
-    def get_params(self, deep: bool = True) -> Dict[str, object]:
-        return {name: getattr(self, name) for name in
-                ("c1", "c2", "max_iterations", "all_possible_transitions", "threshold", "window",
-                 "lowercase_share", "random_state")}
-
-    def set_params(self, **params) -> "NameTagger":
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
+    def _hyperparameters(self) -> Dict[str, object]:
+        """The parameters a model file keeps under "params": all but ``metadata``."""
+        return {name: getattr(self, name) for name in HYPERPARAMETERS}
 
     # -- learning -------------------------------------------------------------------
-    def fit(self, documents: Sequence, labels: Sequence[Sequence[str]], stats=None,
-            metadata: Optional[dict] = None) -> "NameTagger":
+    def fit(self, documents: Sequence, labels: Sequence[Sequence[str]],
+            stats=None) -> "NameTagger":
         import sklearn_crfsuite  # imported here: only training needs it
 
         featurizer = Featurizer(stats, window=self.window)
@@ -81,14 +92,27 @@ class NameTagger:
         with open(crf.modelfile.name, "rb") as handle:
             self.model_bytes_ = handle.read()
         self.classes_ = list(crf.classes_)
-        self.metadata_ = dict(metadata or {})
-        self.metadata_["hyperparameters"] = self.get_params()
-        self.metadata_["training_tokens"] = sum(len(seq) for seq in y)
-        self.metadata_["training_documents"] = len(y)
+        # The hyperparameters the model was trained with (the threshold the job sets
+        # afterwards is in the parameters and in the job's metadata).
+        self.hyperparameters_ = self._hyperparameters()
+        self.training_tokens_ = sum(len(seq) for seq in y)
+        self.training_documents_ = len(y)
         self._tagger = None
         self._known_labels = None
         self._known_attributes = None
         return self
+
+    @property
+    def metadata_(self) -> dict:
+        """The metadata saved with the model: ``metadata`` plus what fit learned (a new
+        dict each time: change ``metadata`` with ``set_params``, not this)."""
+        if not hasattr(self, "model_bytes_"):
+            raise AttributeError("NameTagger is not fitted: it has no metadata_")
+        metadata = dict(self.metadata or {})
+        for key, attribute in LEARNED_METADATA:
+            if hasattr(self, attribute):
+                metadata[key] = getattr(self, attribute)
+        return metadata
 
     # -- tagging --------------------------------------------------------------------
     def _crf_tagger(self) -> pycrfsuite.Tagger:
@@ -169,9 +193,15 @@ class NameTagger:
         state.pop("_known_attributes", None)
         return state
 
+    def __setstate__(self, state):
+        if "metadata_" in state:   # pickled before metadata became a parameter
+            state = dict(state)
+            state["metadata"] = _split_metadata(state, state.pop("metadata_"))
+        self.__dict__.update(state)
+
     def save(self, path: str) -> None:
         """One zip file: the crfsuite model and a JSON file of parameters and metadata."""
-        meta = {"format": MODEL_FORMAT, "params": self.get_params(),
+        meta = {"format": MODEL_FORMAT, "params": self._hyperparameters(),
                 "classes": self.classes_, "metadata": self.metadata_}
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -192,15 +222,27 @@ class NameTagger:
             raise InputError("not an mmbdeid model file (%s)" % error, path)
         if meta.get("format") != MODEL_FORMAT:
             raise InputError("unknown model format %r" % meta.get("format"), path)
-        tagger = cls(**meta["params"])
+        learned = {}
+        metadata = _split_metadata(learned, meta.get("metadata"))
+        tagger = cls(**meta["params"], metadata=metadata)
         tagger.model_bytes_ = model_bytes
         tagger.classes_ = meta["classes"]
-        tagger.metadata_ = meta["metadata"]
+        tagger.__dict__.update(learned)
         try:
             tagger._crf_tagger()
         except Exception as error:  # crfsuite refuses a corrupt model with a bare error
             raise InputError("corrupt crfsuite model (%s)" % error, path)
         return tagger
+
+
+def _split_metadata(learned: dict, metadata: Optional[dict]) -> Optional[dict]:
+    """Saved metadata into the job's part (returned; None when empty, as a tagger built
+    without metadata saves it) and what fit learned (into ``learned``, by attribute)."""
+    metadata = dict(metadata or {})
+    for key, attribute in LEARNED_METADATA:
+        if key in metadata:
+            learned[attribute] = metadata.pop(key)
+    return metadata or None
 
 
 def _with_lowercase_copies(documents, labels, share: float, seed: int):

@@ -1,4 +1,4 @@
-"""Variants of a board username, as they may appear in post text (DESIGN.md, "Word lists").
+"""Variants of a board username, as they may appear in post text.
 
 ``username_variants("KayGirl96")`` gives the lower-cased forms a poster may be called by:
 

@@ -1,99 +1,144 @@
-"""Output modes: what a removed identifier becomes.
+"""Output operators: what a removed identifier becomes. One class per output mode, with one
+signature (``rewrite(fields, spans) -> (record, [(span, person id)])``), registered by name
+in :data:`OPERATORS`; the command line's ``--mode`` choices come from that registry.
 
-- ``placeholder``: ``[NAME]``, ``[USER]``, ``[EMAIL]``, ... (no linking needed);
+- ``placeholder``: ``[NAME]``, ``[USER]``, ``[EMAIL]``, ... (per post: no linking needed);
 - ``pseudonym``: one identifier per person across the dump (``[U12]``), the post's
   ``author`` field becoming ``U12`` too; e-mails, URLs and phones stay placeholders;
-- ``surrogate``: realistic fake values (:mod:`mmbdeid.surrogates`), the same person always
-  getting the same fake name and username, shaped like the original.
+- ``surrogate``: realistic fake values (:mod:`mmbdeid.output.surrogates`), the same person
+  always getting the same fake name and username, shaped like the original.
 
-For the two person modes, a post's spans are first completed with the names of board
-members from the person map (found case-sensitively as whole words, like the substitution
-step of paper 003, so a name the model missed once is still replaced), then grouped into
-mentions and linked to people (:mod:`mmbdeid.linking`).
+The two person modes need the people of the dump (``needs_people``): a post's spans are
+first completed with the names of board members from the person map (found
+case-sensitively as whole words, like the substitution step of paper 003, so a name the
+model missed once is still replaced), then grouped into mentions and linked to people
+(:mod:`mmbdeid.people.linking`).
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type
 
+from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..model.lexicon import load_wordlist
 from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
 from ..people.personmap import PersonMap
-from ..detect.analyzer import add_spans
-from ..spans import PLACEHOLDERS, Span, stitch
-from ..text.terms import TermMatcher, allow_step
+from ..spans import MEMBER, MENTION, Span, add_spans, drop_inside, replace_spans, stitch
+from ..text.terms import TermMatcher
 
-MODES = ("placeholder", "pseudonym", "surrogate")
-PERSON_MODES = ("pseudonym", "surrogate")
+Linked = List[Tuple[Span, str]]     # each output span with its person id ("" for none)
 
 
-class Pseudonymizer:
-    """Rewrites posts (text and author) in a person mode, given the person map."""
+class Operator:
+    """Rewrites a post given its spans. ``needs_people``: the operator is built from the
+    person map after a linking pass; otherwise it works post by post (in the workers)."""
 
-    def __init__(self, people: PersonMap, scopes: ScopeIndex, mode: str = "pseudonym",
-                 scope: str = "board", seed: int = 0, allow: Sequence[str] = (),
+    name = ""
+    needs_people = False
+
+    def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
+        raise NotImplementedError
+
+
+class PlaceholderOperator(Operator):
+    name = "placeholder"
+
+    def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
+        return (dict(fields, text=replace_spans(fields["text"], spans)),
+                [(span, "") for span in spans])
+
+
+class PersonOperator(Operator):
+    """The person modes: every mention of a person gets that person's value."""
+
+    needs_people = True
+
+    def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
+                 seed: int = 0, allow: Sequence[str] = (),
                  warn: Optional[Callable[[DuplicateName], None]] = None):
-        if mode not in PERSON_MODES:
-            raise ValueError("mode must be one of %s" % ", ".join(PERSON_MODES))
-        self.mode = mode
         self.people = people
         self.resolver = Resolver(people, scopes, scope, warn=warn)
         self.allow = TermMatcher(allow) if allow else None
         self.member_names = TermMatcher(_member_name_forms(people), case_sensitive=True)
-        self.surrogates = None
-        if mode == "surrogate":
-            from ..output.surrogates import SurrogateFactory
-            self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
-            # Identities drawn in map order from each person's most used name: the values
-            # do not depend on which post comes first, and the fake name matches the
-            # real one's gender where that is known.
-            for person in people:
-                if person.names:
-                    top = max(person.names, key=lambda key: (person.names[key], key))
-                    self.surrogates.name(person.id, people.form(person, top))
 
-    def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, List[Tuple[Span, str]]]:
-        """(new record, [(span, person id or "")]) for a post and its detected spans."""
+    def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         text = fields["text"]
-        spans = add_spans(spans, [Span("NAME", start, end, 1.0) for start, end, _ in
+        spans = add_spans(spans, [Span("NAME", start, end, 1.0, MEMBER) for start, end, _ in
                                   self.member_names.finditer(text)
                                   if not _inside_any(start, end, spans)])
         if self.allow is not None:
-            spans = allow_step(spans, text, self.allow)
-        mentions = mentions_of(text, spans)
-        others = [s for s in spans if s.label not in ("NAME", "USER")]
+            spans = drop_inside(spans, [(start, end) for start, end, _
+                                        in self.allow.finditer(text)])
         replaced: List[Tuple[Span, str, str]] = []
-        for mention in mentions:
+        for mention in mentions_of(text, spans):
             person_id = self.resolver.resolve(mention, fields)
-            span = Span(mention.label, mention.start, mention.end, 1.0)
-            replaced.append((span, person_id, self._person_value(person_id, mention.label,
-                                                                 mention.text)))
-        for span in others:
-            replaced.append((span, "", self._other_value(span, text[span.start:span.end])))
+            span = Span(mention.label, mention.start, mention.end, 1.0, MENTION)
+            replaced.append((span, person_id, self.person_value(person_id, mention.label,
+                                                                mention.text)))
+        for span in spans:
+            if span.label not in PERSON_LABELS:
+                replaced.append((span, "", self.other_value(span, text[span.start:span.end])))
         replaced.sort(key=lambda item: item[0].start)
         record = dict(fields, text=stitch(text, ((s, v) for s, _, v in replaced)))
         author = fields.get("author")
         if author not in (None, ""):
             person_id = self.resolver.author(str(author))
-            record["author"] = self._person_value(person_id, "AUTHOR", str(author))
+            record["author"] = self.person_value(person_id, "AUTHOR", str(author))
         return record, [(s, p) for s, p, _ in replaced]
 
-    def _person_value(self, person_id: str, label: str, original: str) -> str:
-        if self.surrogates is None:
-            return person_id if label == "AUTHOR" else "[%s]" % person_id
+    def person_value(self, person_id: str, label: str, original: str) -> str:
+        """What a mention of a person (or, label ``AUTHOR``, the author field) becomes."""
+        raise NotImplementedError
+
+    def other_value(self, span: Span, original: str) -> str:
+        """What an identifier that is not a person (e-mail, URL, phone) becomes."""
+        return placeholder(span.label)
+
+
+class PseudonymOperator(PersonOperator):
+    name = "pseudonym"
+
+    def person_value(self, person_id: str, label: str, original: str) -> str:
+        return person_id if label == "AUTHOR" else "[%s]" % person_id
+
+
+class SurrogateOperator(PersonOperator):
+    name = "surrogate"
+
+    def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
+                 seed: int = 0, allow: Sequence[str] = (),
+                 warn: Optional[Callable[[DuplicateName], None]] = None):
+        super().__init__(people, scopes, scope, seed, allow, warn)
+        from .surrogates import SurrogateFactory
+        self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
+        # Identities drawn in map order from each person's most used name: the values
+        # do not depend on which post comes first, and the fake name matches the
+        # real one's gender where that is known.
+        for person in people:
+            if person.names:
+                top = max(person.names, key=lambda key: (person.names[key], key))
+                self.surrogates.name(person.id, people.form(person, top))
+
+    def person_value(self, person_id: str, label: str, original: str) -> str:
         if label in ("USER", "AUTHOR"):
             return self.surrogates.username(person_id, original)
         return self.surrogates.name(person_id, original)
 
-    def _other_value(self, span: Span, original: str) -> str:
-        if self.surrogates is None:
-            return PLACEHOLDERS.get(span.label, "[%s]" % span.label)
-        make = {"EMAIL": self.surrogates.email, "URL": self.surrogates.url,
-                "PHONE": self.surrogates.phone}.get(span.label)
-        return make(original) if make else "[%s]" % span.label
+    def other_value(self, span: Span, original: str) -> str:
+        kind = BY_LABEL.get(span.label)
+        if kind is None or kind.surrogate is None:
+            return placeholder(span.label)
+        return getattr(self.surrogates, kind.surrogate)(original)
+
+
+OPERATORS: Dict[str, Type[Operator]] = {
+    operator.name: operator
+    for operator in (PlaceholderOperator, PseudonymOperator, SurrogateOperator)}
+MODES = tuple(OPERATORS)
+PERSON_MODES = tuple(name for name, operator in OPERATORS.items() if operator.needs_people)
 
 
 def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:
-    return any(s.start <= start and end <= s.end for s in spans)
+    return any(s.contains(start, end) for s in spans)
 
 
 def _member_name_forms(people: PersonMap) -> List[str]:

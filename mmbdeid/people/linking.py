@@ -1,4 +1,6 @@
-"""Who is who: name mentions linked to the people of a board (papers 003/004).
+"""Who is who: name mentions linked to the people of a board (after Farrow, Moore and
+Gašević 2023, "Names, Nicknames, and Spelling Errors: Protecting Participant Identity in
+Learning Analytics of Online Discussions").
 
 A pseudonym is only useful if it follows a person. The model finds name and username
 spans; this module turns them into *mentions* and links each mention to one person:
@@ -18,7 +20,7 @@ spans; this module turns them into *mentions* and links each mention to one pers
 Two people who share a name within a scope (the thread, the board, or the whole dump:
 ``--scope``) are not merged silently: the mention goes to the one who uses the name most,
 and a :class:`DuplicateName` warning says so, to be resolved in the mapping file
-(:mod:`mmbdeid.personmap`).
+(:mod:`mmbdeid.people.personmap`).
 """
 from __future__ import annotations
 
@@ -30,8 +32,9 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 import jellyfish
 
 from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
-from ..people.personmap import Person, PersonMap, name_key
-from ..spans import Span
+from .personmap import Person, PersonMap, name_key
+from ..kinds import PERSON_LABELS
+from ..spans import MENTION, Span
 from ..model.usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
@@ -39,7 +42,6 @@ COMMON_SURNAME_RANK = 5000
 VERY_COMMON_ZIPF = 5.0      # "love", "will", "may": too common to join a name
 USERNAME_PREFIX_MIN = 4
 MISPLACED_REPLY_RATIO = 3   # a once-seen link loses to a name seen this often for another
-PERSON_LABELS = ("NAME", "USER")
 
 # Between two name tokens of one name: spaces, the dot of an initial ("C. Clarke"), a
 # hyphen ("Mary-Jane"), or nothing (the model tagged the dot itself).
@@ -52,7 +54,7 @@ GREETING_WORDS = frozenset(
     "congrats cheers hugs regards".split())
 _WORD = re.compile(r"\w+")
 
-# Roles. The addressee of a post is the author of the post it replies to (paper 003):
+# Roles. The addressee of a post is the author of the post it replies to (Farrow et al.):
 # "Hi Arhtur", "Jess, welcome", "Thank you Jo.", "Good luck Monique!", "Good idea Hank."
 _GREETING = re.compile(
     r"^\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
@@ -111,7 +113,8 @@ def merge_name_spans(text: str, spans: Iterable[Span]) -> List[Span]:
     for span in sorted(spans, key=lambda s: s.start):
         previous = merged[-1] if merged else None
         if previous is not None and _joins(text, previous, span):
-            merged[-1] = Span("NAME", previous.start, span.end, max(previous.score, span.score))
+            merged[-1] = Span("NAME", previous.start, span.end, max(previous.score, span.score),
+                              MENTION)
         else:
             merged.append(span)
     return merged
@@ -233,14 +236,6 @@ def _nickname_groups_by_name() -> Dict[str, frozenset]:
 @functools.lru_cache(maxsize=1)
 def _known_first_names() -> frozenset:
     return load_wordlist("first_names") | load_wordlist("nicknames")
-
-
-def nickname_related(a: str, b: str) -> bool:
-    """Whether one name is a nickname of the other, or both of one name (``bob``,
-    ``robbie``). Two names that only share a nickname (``aaron``, ``ronald``: ``ron``)
-    are not."""
-    groups = _nickname_groups_by_name()
-    return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
 
 
 def initials(key: str) -> str:
@@ -421,7 +416,7 @@ class Linker:
                     self._pending_addressees.append((str(fields["parent"]), key))
                     continue
             marker = (target or "", key, mention.label)
-            if marker in seen:              # counts are posts, as in paper 003
+            if marker in seen:              # counts are posts, as in Farrow et al.
                 continue
             seen.add(marker)
             if target:
@@ -502,7 +497,7 @@ class Resolver:
 
     def _better_known_as(self, key: str, person: Person) -> bool:
         """A name found once for the parent's author but often for someone else is most
-        likely a reply nested at the wrong level (paper 003, section 4.3)."""
+        likely a reply nested at the wrong level (Farrow et al. 2023, section 4.3)."""
         if person.names[key] > 1:
             return False
         return any(self.people[other].names.get(key, 0) >= MISPLACED_REPLY_RATIO

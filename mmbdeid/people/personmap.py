@@ -1,4 +1,5 @@
-"""The person map: who is called what, as a text file a person can edit (paper 003, Fig. 3).
+"""The person map: who is called what, as a text file a person can edit (the mapping file
+of Farrow, Moore and Gašević 2023, "Names, Nicknames, and Spelling Errors", Fig. 3).
 
 One person per line: their identifier, their board usernames (``@name``), then the names
 they are called by, most used first, each with the number of posts it was found in::

@@ -9,8 +9,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from ..text.patterns import find_identifiers
-from ..text.tokenize import span_tokenize
+from .patterns import find_identifiers
+from .tokenize import span_tokenize
 
 # A paragraph is a run of text between line breaks: on boards, greetings and sign-offs
 # ("Hi Kay," / "Hugs,\nBarb") usually sit on lines of their own.

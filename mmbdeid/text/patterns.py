@@ -9,7 +9,7 @@ counts and abbreviations such as ``e.g.`` are not identifiers.
 import re
 from typing import Iterator, List
 
-from ..spans import Span, resolve_overlaps
+from ..spans import PATTERN, Span, resolve_overlaps
 
 # --- e-mail -----------------------------------------------------------------------------
 
@@ -129,22 +129,22 @@ def _candidates(text: str) -> Iterator[Span]:
     has_at = "@" in text
     if has_at:
         for match in _EMAIL.finditer(text):
-            yield Span("EMAIL", match.start(), match.end(), 1.0)
+            yield Span("EMAIL", match.start(), match.end(), 1.0, PATTERN)
     if "." in text or "://" in text:
         for match in _URL.finditer(text):
             url = _trim_url(match.group())
             if url:
-                yield Span("URL", match.start(), match.start() + len(url), 1.0)
+                yield Span("URL", match.start(), match.start() + len(url), 1.0, PATTERN)
     if _TEN_DIGITS.search(text):
         for match in _PHONE.finditer(text):
             if _phone_digit_count_ok(match.group()):
-                yield Span("PHONE", match.start(), match.end(), 1.0)
+                yield Span("PHONE", match.start(), match.end(), 1.0, PATTERN)
     if has_at:
         for match in _AT_HANDLE.finditer(text):
-            yield Span("USER", match.start(), match.end(), 1.0)
+            yield Span("USER", match.start(), match.end(), 1.0, PATTERN)
     if "u/" in text or "U/" in text:
         for match in _REDDIT_USER.finditer(text):
-            yield Span("USER", match.start(), match.end(), 1.0)
+            yield Span("USER", match.start(), match.end(), 1.0, PATTERN)
 
 
 def find_identifiers(text: str) -> List[Span]:

@@ -1,13 +1,5 @@
-"""User term lists (allow / deny) and whole-word matching of many terms at once.
-
-A reviewer keeps two lists: *allow* terms the model should leave alone (``Arthur C.
-Clarke``, a drug the model keeps tagging) and *deny* terms that must always go (a
-username the model misses).  The leak audit (``mmbdeid.audit``) matches usernames the
-same way, so the matching lives here, once.
-
-Precedence, for the caller: **deny wins over allow** (recall first).  Apply
-``allow_step`` to the model's spans, then add ``deny_spans``; a term on both lists is
-therefore removed.  Overlaps between the two are left to ``spans.resolve_overlaps``.
+"""Whole-word matching of many terms at once (allow/deny lists, board usernames, member
+names, the leak audit).
 
 Matching is whole-word: an occurrence may not be preceded or followed by a word
 character (``(?<!\\w)`` / ``(?!\\w)``), which, unlike ``\\b``, also works for terms that
@@ -17,95 +9,13 @@ the longest term wins, and occurrences do not overlap.
 """
 from __future__ import annotations
 
-import bisect
-import csv
-import os
 import re
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..errors import InputError
-from ..spans import Span
-
-CSV_TERM_COLUMN = "string"   # the column of the ``review`` command's CSV we read
-
-
-# --- loading ----------------------------------------------------------------------------
 
 def normalize_term(term: str) -> str:
     """``term`` stripped, inner whitespace runs as one space (how terms are compared)."""
     return " ".join(term.split())
-
-
-def load_terms(path: str) -> List[str]:
-    """The terms of a user's list file, in file order, duplicates dropped.
-
-    A ``.csv`` file is read as ``review`` output: a header with a ``string`` column,
-    whose cells are the terms (other columns ignored).  Any other file is plain text, one
-    term per line; blank lines and ``#`` comment lines are skipped.  Terms are
-    whitespace-normalised (``normalize_term``); empty cells are skipped; spellings that
-    differ in case are all kept (a case-sensitive matcher needs each).  An unreadable,
-    missing or non-UTF-8 file, or a CSV without a ``string`` column, raises
-    ``InputError`` naming the file (and line).
-    """
-    lines = list(_decoded_lines(path))
-    if os.path.splitext(str(path))[1].lower() == ".csv":
-        terms = _csv_terms(path, lines)
-    else:
-        terms = (line for _, line in lines
-                 if line.strip() and not line.lstrip().startswith("#"))
-    unique: Dict[str, None] = {}   # a dict keeps first-seen order
-    for term in terms:
-        term = normalize_term(term)
-        if term:
-            unique.setdefault(term)
-    return list(unique)
-
-
-def _decoded_lines(path: str) -> Iterator[Tuple[int, str]]:
-    """``(line_number, line)`` decoded as UTF-8, ending kept, leading BOM dropped."""
-    # Decoding line by line pins an undecodable byte to its line for the error message.
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        raise InputError("cannot read file: %s" % (error.strerror or error), path) from None
-    with handle:
-        for number, raw in enumerate(handle, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputError("not UTF-8: undecodable byte 0x%02x at column %d"
-                                 % (raw[error.start], error.start + 1), path, number) from None
-            if number == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            yield number, line
-
-
-def _csv_terms(path: str, lines: Sequence[Tuple[int, str]]) -> Iterator[str]:
-    reader = csv.reader((line for _, line in lines), strict=True)
-    column: Optional[int] = None
-    header_line = 0
-    while True:
-        start = reader.line_num + 1          # physical line the next record starts on
-        try:
-            row = next(reader)
-        except StopIteration:
-            return                            # an empty file is an empty list
-        except csv.Error as error:
-            raise InputError("malformed CSV: %s" % error, path, start) from None
-        if not row:
-            continue                          # blank line
-        if column is None:
-            header = [cell.strip() for cell in row]
-            if CSV_TERM_COLUMN not in header:
-                raise InputError("CSV header has no %r column (expected the output of "
-                                 "'mmbdeid review')" % CSV_TERM_COLUMN, path, start)
-            column, header_line = header.index(CSV_TERM_COLUMN), start
-            continue
-        if column >= len(row):
-            raise InputError("row has %d fields, no %r (column %d of the header on line %d)"
-                             % (len(row), CSV_TERM_COLUMN, column + 1, header_line),
-                             path, start)
-        yield row[column]
 
 
 # --- matching ---------------------------------------------------------------------------
@@ -200,31 +110,3 @@ def _trie_pattern(node: dict) -> str:
 
 def _step(char: str) -> str:
     return r"\s+" if char == " " else re.escape(char)
-
-
-# --- allow and deny ---------------------------------------------------------------------
-
-def allow_step(spans: Iterable[Span], text: str, matcher: TermMatcher) -> List[Span]:
-    """``spans`` less those lying entirely inside an occurrence of an allow term.
-
-    An allow entry ``Arthur C. Clarke`` thus drops the NAME spans the model put on
-    ``Arthur``, ``C`` and ``Clarke`` there, but not a lone ``Arthur`` elsewhere; a span
-    reaching outside the occurrence stays (it covers something not allowed).
-    """
-    spans = list(spans)
-    if not spans or not len(matcher):
-        return spans
-    allowed = [(start, end) for start, end, _ in matcher.finditer(text)]
-    return [span for span in spans if not _inside_any(span, allowed)]
-
-
-def _inside_any(span: Span, intervals: Sequence[Tuple[int, int]]) -> bool:
-    # Occurrences are sorted and disjoint: only the last one starting at or before the
-    # span can contain it.
-    index = bisect.bisect_right(intervals, (span.start, float("inf"))) - 1
-    return index >= 0 and intervals[index][1] >= span.end
-
-
-def deny_spans(text: str, matcher: TermMatcher, label: str = "NAME") -> List[Span]:
-    """A ``label`` span, score 1.0, on every occurrence of a deny term (always removed)."""
-    return [Span(label, start, end, 1.0) for start, end, _ in matcher.finditer(text)]

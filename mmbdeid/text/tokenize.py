@@ -145,5 +145,5 @@ def tokenize(text: str, protected: Iterable = ()) -> List[str]:
     return [text[start:end] for start, end in span_tokenize(text, protected)]
 
 
-if __name__ == "__main__":   # quick look: python -m mmbdeid.tokenize "some text"
+if __name__ == "__main__":   # quick look: python -m mmbdeid.text.tokenize "some text"
     print(tokenize(" ".join(sys.argv[1:])))

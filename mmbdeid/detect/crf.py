@@ -1,0 +1,38 @@
+"""The model: a NAME or USER span on every token whose P(NAME) + P(USER) exceeds the
+threshold, labelled with the likelier of the two and scored with their sum."""
+from typing import List, Optional
+
+from ..spans import CRF, Span
+from ..text.document import Document
+from .base import Detector
+
+# A threshold below every probability: a span on every token (evaluation and sweeps score
+# all tokens from one run).
+EVERY_TOKEN = float("-inf")
+
+
+class CrfDetector(Detector):
+    """``threshold`` None means the model's own (resolved here, once)."""
+
+    source = CRF
+
+    def __init__(self, tagger, stats=None, threshold: Optional[float] = None):
+        self.tagger = tagger
+        self.threshold = tagger.threshold if threshold is None else threshold
+        self.featurizer = tagger.featurizer(stats)
+
+    def prefetch(self, documents) -> None:
+        """Look up a chunk's new token types at once (faster than one by one)."""
+        self.featurizer.prefetch(documents)
+
+    def detect(self, document: Document) -> List[Span]:
+        marginals = self.tagger.name_marginals(self.featurizer.document_items(document))
+        threshold = self.threshold
+        spans = []
+        # Spans below the threshold are not even built: most tokens are not names.
+        for (start, end), pattern, (p_name, p_user) in zip(document.offsets,
+                                                            document.pattern_labels, marginals):
+            if not pattern and p_name + p_user > threshold:
+                spans.append(Span("USER" if p_user > p_name else "NAME", start, end,
+                                  p_name + p_user, CRF))
+        return spans

@@ -1,0 +1,40 @@
+"""The typed configuration of a run, built once from the command line and passed to the
+jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+
+@dataclass(frozen=True)
+class DetectionConfig:
+    """What a worker needs to find the identifiers of a post. Plain values (paths, not
+    open files), so it travels to worker processes and Dask workers.
+
+    ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
+    ``render_placeholders``: the workers also write the placeholder text (placeholder
+    mode); the person modes rewrite posts only after linking, in the main process."""
+    model_path: str
+    threshold: Optional[float] = None
+    allow: Tuple[str, ...] = ()
+    deny: Tuple[str, ...] = ()
+    render_placeholders: bool = True
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One whole-dump job: its input, outputs and options."""
+    dump: str
+    detection: DetectionConfig
+    output: str                             # the scrubbed dump, the person map or the list
+    output_format: str = "jsonl"            # of a scrubbed dump: jsonl or csv
+    spans_path: Optional[str] = None
+    rejects_path: Optional[str] = None      # set with --skip-bad: bad records go there
+    stats_path: Optional[str] = None
+    quiet: bool = False
+    mode: str = "placeholder"               # an output operator (mmbdeid.output.operators)
+    scope: str = "board"                    # where two people sharing a name conflict
+    seed: int = 0                           # of the surrogates
+    person_map: Optional[str] = None        # an edited map, instead of linking afresh
+
+    @property
+    def skip_bad(self) -> bool:
+        return self.rejects_path is not None
