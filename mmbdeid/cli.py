@@ -1,5 +1,6 @@
 """The ``mmbdeid`` command: train, scrub, evaluate, sweep, crossval, stats, link, review,
-audit (DESIGN.md contract)."""
+audit. The commands, options and exit statuses are a stable contract: scripts outside this
+repository call them."""
 import argparse
 import contextlib
 import datetime

@@ -153,6 +153,7 @@ def test_pickle_from_before_metadata_was_a_parameter(fitted):
 def test_marginals_are_distributions(fitted):
     tagger, documents, stats = fitted
     marginals = tagger.predict_marginals(documents[:2], stats)
+    assert len(marginals) == 2 and all(marginals)
     for doc, marg in zip(documents, marginals):
         assert len(doc) == len(marg)
         for token_marginals in marg:
@@ -222,6 +223,7 @@ def test_tagging_items_are_encoded_and_give_the_same_marginals(fitted):
     tagger, documents, stats = fitted
     plain = Featurizer(stats, window=tagger.window)
     encoded = tagger.featurizer(stats)
+    assert len(documents) >= 3
     for document in documents[:3]:
         items = encoded.document_items(document)
         assert all(isinstance(a, bytes) for item in items for a in item)

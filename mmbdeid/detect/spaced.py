@@ -1,4 +1,5 @@
-"""Spaced-out names (``R o b e r t``), a stylised signature (paper 003): the tokenizer sees
+"""Spaced-out names (``R o b e r t``), a stylised signature (Farrow,
+Moore and Gašević 2023, "Names, Nicknames, and Spelling Errors"): the tokenizer sees
 single letters there, which the model cannot read."""
 import functools
 import re

@@ -57,7 +57,7 @@ class DaskEngine:
         return workers * PARTITIONS_IN_FLIGHT_PER_WORKER
 
     def map_ordered(self, factory: Callable, args: tuple, chunks: Iterable) -> Iterator:
-        """Like :func:`mmbdeid.engine.ordered_map`: ``(chunk, result)`` in input order."""
+        """Like :func:`mmbdeid.jobs.local.ordered_map`: ``(chunk, result)`` in input order."""
         pending: deque = deque()
         limit = self._in_flight()
         try:

@@ -10,7 +10,7 @@ in :data:`OPERATORS`; the command line's ``--mode`` choices come from that regis
 
 The two person modes need the people of the dump (``needs_people``): a post's spans are
 first completed with the names of board members from the person map (found
-case-sensitively as whole words, like the substitution step of paper 003, so a name the
+case-sensitively as whole words, like the substitution step of Farrow, Moore and Gašević 2023, so a name the
 model missed once is still replaced), then grouped into mentions and linked to people
 (:mod:`mmbdeid.people.linking`).
 """
@@ -134,7 +134,6 @@ OPERATORS: Dict[str, Type[Operator]] = {
     operator.name: operator
     for operator in (PlaceholderOperator, PseudonymOperator, SurrogateOperator)}
 MODES = tuple(OPERATORS)
-PERSON_MODES = tuple(name for name, operator in OPERATORS.items() if operator.needs_people)
 
 
 def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:
