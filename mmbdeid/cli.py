@@ -7,6 +7,7 @@ import datetime
 import hashlib
 import os
 import signal
+import sqlite3
 import sys
 from typing import List, Optional
 
@@ -73,8 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     scrub.add_argument("-o", "--output", required=True, metavar="OUT")
     _model_options(scrub)
     scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans")
-    scrub.add_argument("--stats", metavar="STATS",
-                       help="corpus statistics file: read if it exists, else built and saved")
+    _stats_options(scrub)
     _run_options(scrub)
     scrub.add_argument("--skip-bad", action="store_true",
                        help="write bad records to a reject file and go on (default: stop "
@@ -181,9 +181,17 @@ def _detecting_command(commands, name: str, output: str, help: str):
     parser.add_argument("dump", metavar="DUMP")
     parser.add_argument("-o", "--output", required=True, metavar=output)
     _model_options(parser)
-    parser.add_argument("--stats", metavar="STATS")
+    _stats_options(parser)
     _run_options(parser)
     return parser
+
+
+def _stats_options(parser) -> None:
+    parser.add_argument("--stats", metavar="STATS",
+                        help="corpus statistics file: read if it exists (it must have been "
+                             "built from this dump), else built and saved")
+    parser.add_argument("--stats-rebuild", action="store_true",
+                        help="build --stats from this dump even if the file exists")
 
 
 def _list_options(parser) -> None:
@@ -207,29 +215,56 @@ def _model_options(parser) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    previous = _interrupt_on_sigterm()
+    previous = _stop_on_signals()
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except InputError as error:
         print("mmbdeid: error: %s" % error, file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("mmbdeid: interrupted; no output written", file=sys.stderr)
-        return 130
+    except OSError as error:       # disk full, file too large, permissions: no traceback
+        where = "%s: " % error.filename if error.filename else ""
+        print("mmbdeid: error: %scannot write or read: %s; no output written" % (
+            where, error.strerror or error), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except sqlite3.Error as error:  # the statistics store, e.g. a full TMPDIR
+        print("mmbdeid: error: statistics store: %s; no output written" % error,
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt as interrupt:
+        signum = getattr(interrupt, "signum", signal.SIGINT)
+        print("mmbdeid: %s; no output written" % (
+            "interrupted" if signum == signal.SIGINT else "stopped by %s"
+            % signal.Signals(signum).name), file=sys.stderr)
+        return 128 + signum
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
-def _interrupt_on_sigterm():
-    """A kill (SIGTERM) unwinds like Ctrl-C, so temporary outputs are removed."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
+class Stopped(KeyboardInterrupt):
+    """A stop signal (SIGTERM, SIGHUP) unwinding like Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_signals() -> dict:
+    """A kill (SIGTERM) or a closed terminal (SIGHUP) unwinds like Ctrl-C, so temporary
+    outputs, scratch stores and locks are removed; the exit status is 128 + the signal.
+    SIGXFSZ is ignored, so a file-size limit makes the write fail with a clear error
+    instead of killing the process with its temporary files in place."""
+    def stop(signum, frame):
+        raise Stopped(signum)
+    previous = {}
     try:
-        return signal.signal(signal.SIGTERM, interrupt)
+        for signum, handler in ((signal.SIGTERM, stop), (signal.SIGHUP, stop),
+                                (signal.SIGXFSZ, signal.SIG_IGN)):
+            previous[signum] = signal.signal(signum, handler)
     except ValueError:  # not the main thread (an embedding application)
-        return None
+        pass
+    return previous
 
 
 def main_entry() -> None:
@@ -298,7 +333,7 @@ def run_scrub(args) -> int:
     config = _run_config(args, output_format=_output_format(args.output, args.dump),
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
                          person_map=args.map, scope=args.scope, seed=args.seed)
-    with _engine(args) as engine:
+    with _checked_outputs(config, args), _engine(args) as engine:
         summary = scrub_dump(config, engine)
     _report(args, summary)
     return EXIT_OK
@@ -308,7 +343,7 @@ def run_link(args) -> int:
     from .jobs.passes import link_dump
 
     config = _run_config(args, scope=args.scope)
-    with _engine(args) as engine:
+    with _checked_outputs(config, args), _engine(args) as engine:
         summary = link_dump(config, engine)
     _report(args, summary)
     if not args.quiet:
@@ -320,7 +355,7 @@ def run_review(args) -> int:
     from .jobs.passes import review_dump
 
     config = _run_config(args)
-    with _engine(args) as engine:
+    with _checked_outputs(config, args), _engine(args) as engine:
         summary = review_dump(config, engine)
     _report(args, summary)
     return EXIT_OK
@@ -364,7 +399,24 @@ def _run_config(args, mode: str = "placeholder", **options):
     detection = DetectionConfig(model_path, threshold=args.threshold,
                                 render_placeholders=render, **lists)
     return RunConfig(args.dump, detection, args.output, stats_path=args.stats,
-                     quiet=args.quiet, mode=mode, **options)
+                     stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,
+                     **options)
+
+
+@contextlib.contextmanager
+def _checked_outputs(config, args):
+    """Before any work: the outputs are writable files, none of them an input or given
+    twice; then locked for the run, so a second run on the same files stops at once."""
+    from .files.atomic import check_outputs, output_locks
+    stats_is_output = bool(config.stats_path) and (
+        config.stats_rebuild or not os.path.exists(config.stats_path))
+    outputs = [config.output, config.spans_path, config.rejects_path]
+    inputs = [config.dump, config.person_map, config.detection.model_path,
+              getattr(args, "allow", None), getattr(args, "deny", None)]
+    (outputs if stats_is_output else inputs).append(config.stats_path)
+    check_outputs(outputs, inputs)
+    with output_locks([path for path in outputs if path]):
+        yield
 
 
 def _report(args, summary) -> None:
@@ -425,9 +477,11 @@ def run_crossval(args) -> int:
 
 
 def run_stats(args) -> int:
+    from .files.atomic import check_outputs, output_locks
     from .jobs.passes import build_stats
 
-    with _engine(args) as engine:
+    check_outputs([args.output], [args.dump])
+    with output_locks([args.output]), _engine(args) as engine:
         posts = build_stats(args.dump, args.output, engine, quiet=args.quiet)
     if not args.quiet:
         _say("statistics of %d posts written to %s" % (posts, args.output))

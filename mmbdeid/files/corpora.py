@@ -132,7 +132,9 @@ def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "use
             continue
         pair = _token_and_tag(line)
         if pair is None:
-            raise InputError("expected TOKEN<TAB>TAG, found %r" % line[:60], path, number)
+            # The line itself is not echoed: it may hold a name.
+            raise InputError("expected TOKEN<TAB>TAG, found %d tab-separated fields"
+                             % len(line.split("\t")), path, number)
         token, tag = pair
         label = conll_label(tag, name_pattern, user_pattern)
         if handles_as_users and _HANDLE.match(token):

@@ -12,6 +12,7 @@ Annotated posts and CoNLL corpora are read by :mod:`mmbdeid.files.corpora`.
 import csv
 import json
 import os
+import re
 from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence,
                     Tuple)
 
@@ -159,6 +160,34 @@ def corpus_format(path: str) -> str:
 
 # --- posts ------------------------------------------------------------------------------
 
+# Fields used as names (store keys, usernames, the person map): they must be real Unicode.
+_NAME_FIELDS = ("id", "board", "thread", "author", "parent")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _NotStandardJson(ValueError):
+    """Valid for Python's json module, but data would be lost or misread."""
+
+
+def _object_without_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    fields = dict(pairs)
+    if len(fields) != len(pairs):
+        seen: set = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise _NotStandardJson("key %r appears twice in one object (one value would be "
+                               "lost)" % duplicate)
+    return fields
+
+
+def _no_constant(name: str):
+    raise _NotStandardJson("%s is not a JSON value (write null or a string)" % name)
+
+
+# Python's json accepts duplicate keys (the last wins) and NaN/Infinity; JSON does not.
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_without_duplicates,
+                            parse_constant=_no_constant)
+
+
 def _post_field_problem(fields: Dict[str, Any]) -> Optional[str]:
     """Why ``fields`` is not a post (``id`` string or integer, ``text`` string), or None."""
     if "id" not in fields:
@@ -172,6 +201,11 @@ def _post_field_problem(fields: Dict[str, Any]) -> Optional[str]:
         return "field 'id' is empty"
     if not isinstance(fields["text"], str):
         return "field 'text' must be a string, not %s" % json_type(fields["text"])
+    for name in _NAME_FIELDS:
+        value = fields.get(name)
+        if isinstance(value, str) and _LONE_SURROGATE.search(value):
+            return ("field %r is not valid Unicode (a lone surrogate such as \\ud800)"
+                    % name)
     return None
 
 
@@ -216,7 +250,10 @@ def _jsonl_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
             continue                     # blank lines (a trailing newline, spacing) are fine
         count += 1
         try:
-            value = json.loads(line)
+            value = _DECODER.decode(line)
+        except _NotStandardJson as error:
+            _reject(on_bad, path, number, "not standard JSON: %s" % error, line)
+            continue
         except ValueError as error:
             _reject(on_bad, path, number, "malformed JSON: %s%s"
                     % (getattr(error, "msg", error), _jsonl_hint(number, line)), line)
@@ -390,7 +427,7 @@ class RecordWriter:
         """Write a ``Record`` (or a plain field dict)."""
         fields = record.fields if isinstance(record, Record) else record
         if self.format == "jsonl":
-            line = json.dumps(fields, ensure_ascii=False)
+            line = json.dumps(fields, ensure_ascii=False, allow_nan=False)
             # U+2028/9 are legal in JSON but split lines for str.splitlines-based readers.
             line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
             self.handle.write(line + "\n")
@@ -409,4 +446,4 @@ def _csv_cell(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)

@@ -29,6 +29,7 @@ class RunConfig:
     spans_path: Optional[str] = None
     rejects_path: Optional[str] = None      # set with --skip-bad: bad records go there
     stats_path: Optional[str] = None
+    stats_rebuild: bool = False             # build stats_path afresh even if it exists
     quiet: bool = False
     mode: str = "placeholder"               # an output operator (mmbdeid.output.operators)
     scope: str = "board"                    # where two people sharing a name conflict

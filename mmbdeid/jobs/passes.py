@@ -16,12 +16,13 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, NamedTuple, Optional
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
-from ..files.atomic import atomic_output, optional_output
+from ..errors import InputError
+from ..files.atomic import atomic_output, atomic_path, optional_output
 from ..files.posts import RecordWriter, read_posts
 from ..kinds import LABELS, PERSON_LABELS
-from ..model.stats import CorpusStats, StatsBuilder, build_store
+from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
 from ..output.operators import OPERATORS
 from ..spans import Span
 from .config import RunConfig
@@ -42,6 +43,7 @@ class Summary:
     people: int = 0
     verb: str = "scrubbed"
     warnings: List = field(default_factory=list)
+    field_names: List[str] = field(default_factory=list)    # of the dump, for a CSV output
     _warned: set = field(default_factory=set, repr=False)
 
     def warn(self, duplicate) -> None:
@@ -65,7 +67,7 @@ class Summary:
         if self.people:
             yield "%d people linked" % self.people
         for duplicate in self.warnings[:MAX_WARNINGS_SHOWN]:
-            yield "warning: " + duplicate.message()
+            yield "warning: " + duplicate.public_message()
         if len(self.warnings) > MAX_WARNINGS_SHOWN:
             yield "warning: %d more duplicate names (all listed by 'mmbdeid link')" % (
                 len(self.warnings) - MAX_WARNINGS_SHOWN)
@@ -87,16 +89,45 @@ def _ignore(bad) -> None:
     """Pass 2 re-reads the dump: bad records were logged by pass 1 already."""
 
 
-def build_stats(dump: str, stats_path: str, engine, on_bad=None,
-                quiet: bool = False, passes: int = 2) -> int:
+class DumpScan:
+    """What pass 1 learns of the records besides the statistics: the dump's fingerprint
+    (what statistics built from it record) and its field names in order of first
+    appearance (the header of a CSV output, so no record's field is lost)."""
+
+    def __init__(self):
+        self.fingerprint = DumpFingerprint()
+        self._fields: Dict[str, None] = {}
+
+    @property
+    def field_names(self) -> List[str]:
+        return list(self._fields)
+
+    def watch(self, records) -> Iterator[dict]:
+        fields_seen = self._fields
+        for record in records:
+            fields = record.fields
+            self.fingerprint.add(fields)
+            if len(fields) != len(fields_seen) or any(name not in fields_seen
+                                                       for name in fields):
+                for name in fields:
+                    fields_seen.setdefault(name)
+            yield fields
+
+
+def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = False,
+                passes: int = 2, scan: Optional[DumpScan] = None) -> int:
     """Pass 1: count every post (in chunks, by the engine) into a new store at
-    ``stats_path``. Returns the number of posts read."""
+    ``stats_path`` (private: it holds the usernames), which records the dump's
+    fingerprint. Returns the number of posts read."""
+    scan = scan or DumpScan()
     progress = Progress("pass 1/%d statistics" % passes, quiet=quiet)
-    posts = (record.fields for record in read_posts(dump, on_bad=on_bad))
+    posts = scan.watch(read_posts(dump, on_bad=on_bad))
+
     def fill(builder: StatsBuilder) -> None:
         for chunk, counts in engine.map_ordered(_count_factory, (), chunked(posts)):
             builder.add_counts(counts)
             progress.update(len(chunk))
+        builder.source = scan.fingerprint.as_source()
 
     build_store(fill, stats_path).close()
     progress.close()
@@ -107,13 +138,36 @@ def _count_factory():
     return count_chunk
 
 
-def validate_only(dump: str, on_bad=None, quiet: bool = False, passes: int = 2) -> int:
+def validate_only(dump: str, on_bad=None, quiet: bool = False, passes: int = 2,
+                  scan: Optional[DumpScan] = None) -> int:
     """Pass 1 with statistics reused: still read every record before any output exists."""
+    scan = scan or DumpScan()
     progress = Progress("pass 1/%d checking records" % passes, quiet=quiet)
-    for _ in read_posts(dump, on_bad=on_bad):
+    for _ in scan.watch(read_posts(dump, on_bad=on_bad)):
         progress.update(1)
     progress.close()
     return progress.posts
+
+
+def check_stats_source(stats: CorpusStats, scan: DumpScan, path: str) -> None:
+    """Statistics must come from this very dump and this version of mmbdeid: another
+    dump's usernames and ranks would silently weaken detection."""
+    expected = scan.fingerprint.as_source()
+    found = stats.source
+    if found.get("source_kind") != "dump":
+        raise InputError("these statistics were not built from a dump (made by 'train' from "
+                         "a training corpus, or by an older mmbdeid): build them from this "
+                         "dump with --stats-rebuild, or with 'mmbdeid stats'", path)
+    if (found.get("source_records"), found.get("source_sha256")) != (
+            expected["source_records"], expected["source_sha256"]):
+        raise InputError("these statistics were built from another dump (%s records; this "
+                         "one has %s, or the same number with other ids or texts): use "
+                         "--stats-rebuild, or another --stats path"
+                         % (found.get("source_records"), expected["source_records"]), path)
+    if found.get("mmbdeid_version") != expected["mmbdeid_version"]:
+        raise InputError("these statistics were built by mmbdeid %s, this is %s: use "
+                         "--stats-rebuild" % (found.get("mmbdeid_version"),
+                                              expected["mmbdeid_version"]), path)
 
 
 class PostResult(NamedTuple):
@@ -129,18 +183,21 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
               work: str = "finding names") -> Iterator[Iterator[PostResult]]:
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
     iterator over every post's :class:`PostResult`, in input order."""
+    scan = DumpScan()
     with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
-            optional_output(config.rejects_path) as rejects_handle:
+            optional_output(config.rejects_path, private=True) as rejects_handle, \
+            _stats_location(config, scratch) as (stats_path, reused):
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
-        stats_path = config.stats_path
-        if stats_path and os.path.exists(stats_path):
-            CorpusStats.load(stats_path).close()          # fail early on a bad file
-            total = validate_only(config.dump, rejects, config.quiet, passes)
+        if reused:
+            stats = CorpusStats.load(stats_path)          # fail early on a bad file
+            stats.close()
+            total = validate_only(config.dump, rejects, config.quiet, passes, scan)
+            check_stats_source(stats, scan, stats_path)
             summary.stats_reused = True
         else:
-            stats_path = stats_path or os.path.join(scratch, "stats.sqlite")
             total = build_stats(config.dump, stats_path, engine, rejects, config.quiet,
-                                passes)
+                                passes, scan)
+        summary.field_names = scan.field_names
         summary.rejected = rejects.count if rejects else 0
         factory, args = engine.detector(config.detection, stats_path)
 
@@ -156,6 +213,20 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             progress.close()
 
         yield posts_with_spans()
+
+
+@contextlib.contextmanager
+def _stats_location(config: RunConfig, scratch: str) -> Iterator[Tuple[str, bool]]:
+    """(path of the statistics store, whether it is reused). A new store for ``--stats``
+    is built beside it and renamed into place only when the whole run succeeded."""
+    path = config.stats_path
+    if path and os.path.exists(path) and not config.stats_rebuild:
+        yield path, True
+    elif path:
+        with atomic_path(path, private=True) as temporary:
+            yield temporary, False
+    else:
+        yield os.path.join(scratch, "stats.sqlite"), False
 
 
 def _reread(config: RunConfig) -> Iterator[dict]:
@@ -182,7 +253,7 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
         else:
             with atomic_output(config.output) as out, \
                     optional_output(config.spans_path) as spans_out:
-                writer = RecordWriter(out, config.output_format)
+                writer = _record_writer(out, config, summary)
                 for post in detected:
                     writer.write(dict(post.fields, text=post.text))
                     summary.posts += 1
@@ -210,9 +281,10 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Su
         operator = OPERATORS[config.mode](people, linker.scopes, config.scope, config.seed,
                                           allow=config.detection.allow, warn=summary.warn)
         progress = Progress("pass 3/3 writing", total=posts_found, quiet=config.quiet)
+        # the spans carry each mention's person id: private, like the map
         with atomic_output(config.output) as out, \
-                optional_output(config.spans_path) as spans_out:
-            writer = RecordWriter(out, config.output_format)
+                optional_output(config.spans_path, private=True) as spans_out:
+            writer = _record_writer(out, config, summary)
             for fields, line in zip(_reread(config), found):
                 spans = [Span(*item) for item in json.loads(line)]
                 record, linked = operator.rewrite(fields, spans)
@@ -241,7 +313,7 @@ def link_dump(config: RunConfig, engine) -> Summary:
             summary.posts += 1
             summary.removed.update(span.label for span in post.spans)
     people = linker.person_map(warn=summary.warn)
-    with atomic_output(config.output) as handle:
+    with atomic_output(config.output, private=True) as handle:
         people.write(handle, [w.message() for w in summary.warnings])
     summary.people = len(people)
     summary.seconds = time.monotonic() - started
@@ -272,7 +344,7 @@ def review_dump(config: RunConfig, engine) -> Summary:
                 entry[3][string] += 1
                 summary.removed[span.label] += 1
     rows = sorted(found.values(), key=lambda e: (-e[0], e[3].most_common(1)[0][0]))
-    with atomic_output(config.output) as handle:
+    with atomic_output(config.output, private=True) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(REVIEW_FIELDS)
         for count, total, labels, forms in rows:
@@ -280,6 +352,13 @@ def review_dump(config: RunConfig, engine) -> Summary:
                              labels.most_common(1)[0][0]])
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _record_writer(handle, config: RunConfig, summary: Summary) -> RecordWriter:
+    """A CSV output's header holds every field of the dump (pass 1 saw them all)."""
+    if config.output_format == "csv":
+        return RecordWriter(handle, "csv", fieldnames=summary.field_names)
+    return RecordWriter(handle, config.output_format)
 
 
 def spans_line(post_id, spans, people=None) -> str:

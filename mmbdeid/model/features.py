@@ -15,7 +15,7 @@ position of a token within its paragraph (line).
 import functools
 import itertools
 import re
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
 from .fuzzy import MultiListIndex, word_lists_index
@@ -190,6 +190,11 @@ _CACHE_LIMIT = 100_000     # entries per cache; emptied when full, so memory sta
 # attribute, 3 KB for a fitted model's (encoded) subset. 30,000 types bound a worker's
 # cache at 100-250 MB; when full, the newest half is forgotten (see _forget_newest_half).
 _TYPE_CACHE_LIMIT = 30_000
+# A post is featurized this many tokens at a time (``Featurizer.iter_items``), and new token
+# types are looked up at most this many per batch: bounds what one long post holds.
+_BLOCK_TOKENS = 4096
+_PREFETCH_TYPES = 20_000
+_PREFETCH_AHEAD = 40_000    # types looked up for many posts at once (lookup caches: 65,536)
 
 
 def to_attributes(features: Features) -> Attributes:
@@ -256,14 +261,20 @@ class Featurizer:
     makes tagging cheaper with identical results. ``encoded``: attributes as UTF-8
     ``bytes``, which python-crfsuite takes as they are; it would otherwise encode every
     ``str`` attribute of every token again (a good part of the tagging time).
+    ``attribute_index`` (attribute -> row number, see :mod:`mmbdeid.detect.marginals`):
+    attributes as their row numbers, only those it has (it then is the known attributes).
     """
 
     def __init__(self, stats=None, window: int = WINDOW,
-                 known_attributes: Optional[FrozenSet[str]] = None, encoded: bool = False):
+                 known_attributes: Optional[FrozenSet[str]] = None, encoded: bool = False,
+                 attribute_index: Optional[Dict[str, int]] = None):
+        if attribute_index is not None and known_attributes is None:
+            known_attributes = frozenset(attribute_index)
         self.stats = stats
         self.window = window
         self.known_attributes = known_attributes
         self.encoded = encoded
+        self.attribute_index = attribute_index
         self._offsets = [o for o in range(-window, window + 1) if o != 0]
         self._prefixes = {o: "%+d:" % o for o in self._offsets}
         # offset -> the known attributes seen there, without their offset prefix, so that
@@ -283,16 +294,20 @@ class Featurizer:
     def __getstate__(self):
         # Caches and corpus statistics belong to one run, not to a saved model.
         return {"stats": None, "window": self.window, "known_attributes": self.known_attributes,
-                "encoded": self.encoded}
+                "encoded": self.encoded, "attribute_index": self.attribute_index}
 
     def __setstate__(self, state):
         self.__init__(**state)
 
     def _emitted(self, attributes: Attributes) -> CachedAttributes:
-        """The attributes as items carry them: only known ones, encoded if asked."""
+        """The attributes as items carry them: only known ones, encoded (or as row
+        numbers) if asked."""
         known = self.known_attributes
         if known is not None:
             attributes = [a for a in attributes if a in known]
+        if self.attribute_index is not None:
+            index = self.attribute_index
+            return tuple([index[a] for a in attributes if a in index])
         if self.encoded:
             return tuple([a.encode() for a in attributes])
         return tuple(attributes)
@@ -333,8 +348,13 @@ class Featurizer:
                 attributes_seen = [a for a in attributes if a in known_here]
             else:
                 attributes_seen = attributes
-            by_offset[offset] = tuple([(prefix + a).encode() for a in attributes_seen]) \
-                if self.encoded else tuple([prefix + a for a in attributes_seen])
+            if self.attribute_index is not None:
+                index = self.attribute_index
+                by_offset[offset] = tuple([index[prefix + a] for a in attributes_seen
+                                           if prefix + a in index])
+            else:
+                by_offset[offset] = tuple([(prefix + a).encode() for a in attributes_seen]) \
+                    if self.encoded else tuple([prefix + a for a in attributes_seen])
         return by_offset
 
     def _atoms(self, keys: tuple) -> Dict[int, CachedAttributes]:
@@ -367,74 +387,124 @@ class Featurizer:
     def document_items(self, document) -> List[Attributes]:
         """One crfsuite attribute list per token: bias, the token's own unit, its position,
         then each neighbour's unit under its offset (padding beyond the post)."""
-        self.prefetch([document])
-        units = self._units(document)
-        positions = self._positions(document.paragraph_ids)
-        window, offsets, bias = self.window, self._offsets, self._bias
-        padded = [self._pad_unit] * window + units + [self._pad_unit] * window
-        items: List[Attributes] = []
-        for i, unit in enumerate(units):
-            item = [*bias, *unit[0], *positions[i]]
-            for offset in offsets:
-                item += padded[i + window + offset][offset]
-            items.append(item)
-        return items
+        return list(self.iter_items(document))
 
-    def _units(self, document) -> List[Dict[int, CachedAttributes]]:
+    def iter_items(self, document) -> Iterator[Attributes]:
+        """The items of ``document_items`` one by one, worked out a block of tokens at a
+        time (new token types looked up, units built), so that memory does not grow with
+        the post beyond what the caller keeps: a 5 MB post is over a million tokens."""
+        tokens, patterns = document.tokens, document.pattern_labels
+        n = len(tokens)
+        if not n:
+            return
+        context = self._post_context(document)
+        positions = self._iter_positions(document.paragraph_ids)
+        window, offsets, bias, pad = self.window, self._offsets, self._bias, self._pad_unit
+        for lo in range(0, n, _BLOCK_TOKENS):
+            hi = min(n, lo + _BLOCK_TOKENS)
+            first, last = max(0, lo - window), min(n, hi + window)
+            self._prefetch_tokens(tokens[first:last], patterns[first:last])
+            # the block's units with its neighbours' on either side (padding at the ends)
+            padded = [pad] * (window - (lo - first)) + \
+                self._units(tokens[first:last], patterns[first:last], context) + \
+                [pad] * (window - (last - hi))
+            for k in range(window, window + hi - lo):
+                item = [*bias, *padded[k][0], *next(positions)]
+                for offset in offsets:
+                    item += padded[k + offset][offset]
+                yield item
+
+    def _post_context(self, document) -> tuple:
+        """What a post's units depend on besides their tokens: its board, the usernames of
+        its thread with their variants, and term -> rank (with the number of terms) of its
+        board and of its author."""
+        ranked = tuple((kind, self.stats.ranks(kind, key)) for kind, key
+                       in (("board", document.board), ("user", document.author))
+                       if key and self.stats is not None)
+        return document.board, self._thread_variants(document), ranked
+
+    def _units(self, tokens: Sequence[str], patterns: Sequence[Optional[str]],
+               context: tuple) -> List[Dict[int, CachedAttributes]]:
         """Per token, its attributes by offset: its type's followed by its atoms (username
-        membership, board and user rank buckets), or its pattern atom alone."""
-        thread_variants = self._thread_variants(document)
-        board = document.board
-        # term -> rank and number of terms, of this post's board and of its author
-        ranked = [(kind, self.stats.ranks(kind, key)) for kind, key
-                  in (("board", board), ("user", document.author))
-                  if key and self.stats is not None]
+        membership, board and user rank buckets), or its pattern atom alone. Within a post
+        a token's unit depends only on the token (and its pattern), so each is built once
+        per call and shared by the token's occurrences."""
+        board, thread_variants, ranked = context
+        built: Dict[tuple, Dict[int, CachedAttributes]] = {}
         units: List[Dict[int, CachedAttributes]] = []
-        for token, pattern in zip(document.tokens, document.pattern_labels):
-            if pattern:
-                units.append(self._atoms((("pattern", pattern),)))
-                continue
-            entry = self._type_entry(token)
-            keys = []
-            board_distance = entry.board_user_distances.get(board)
-            in_thread = entry.lower in thread_variants
-            if board_distance is not None or in_thread:
-                keys.append(("usernames", board_distance, in_thread))
-            if entry.term is not None:
-                for kind, (ranks, size) in ranked:
-                    buckets = rank_buckets(ranks.get(entry.term), size)
-                    if buckets:
-                        keys.append((kind, buckets))
-            units.append(_joined(entry.by_offset, self._atoms(tuple(keys))) if keys
-                         else entry.by_offset)
+        for token, pattern in zip(tokens, patterns):
+            unit = built.get((token, pattern))
+            if unit is None:
+                unit = built[token, pattern] = self._unit(token, pattern, board,
+                                                          thread_variants, ranked)
+            units.append(unit)
         return units
 
-    def _positions(self, paragraph_ids: List[int]) -> List[CachedAttributes]:
-        """Each token's position attributes within its post and its paragraph."""
+    def _unit(self, token: str, pattern: Optional[str], board: str,
+              thread_variants: FrozenSet[str], ranked: tuple) -> Dict[int, CachedAttributes]:
+        if pattern:
+            return self._atoms((("pattern", pattern),))
+        entry = self._type_entry(token)
+        keys = []
+        board_distance = entry.board_user_distances.get(board)
+        in_thread = entry.lower in thread_variants
+        if board_distance is not None or in_thread:
+            keys.append(("usernames", board_distance, in_thread))
+        if entry.term is not None:
+            for kind, (ranks, size) in ranked:
+                buckets = rank_buckets(ranks.get(entry.term), size)
+                if buckets:
+                    keys.append((kind, buckets))
+        return _joined(entry.by_offset, self._atoms(tuple(keys))) if keys else entry.by_offset
+
+    def _iter_positions(self, paragraph_ids: Sequence[int]) -> Iterator[CachedAttributes]:
+        """Each token's position attributes within its post and its paragraph. A
+        paragraph's tokens are one run when the ids never decrease (as ``Document`` numbers
+        them), so its size is its run's length; otherwise they are counted first."""
+        n = len(paragraph_ids)
+        if all(a <= b for a, b in zip(paragraph_ids, itertools.islice(paragraph_ids, 1, None))):
+            i = 0
+            while i < n:
+                end = i + 1
+                while end < n and paragraph_ids[end] == paragraph_ids[i]:
+                    end += 1
+                for p_index in range(end - i):
+                    yield self._position_attributes(i + p_index, n, p_index, end - i)
+                i = end
+            return
         paragraph_sizes: Dict[int, int] = {}
         for pid in paragraph_ids:
             paragraph_sizes[pid] = paragraph_sizes.get(pid, 0) + 1
         paragraph_position: Dict[int, int] = {}
-        n = len(paragraph_ids)
-        positions = []
         for i, pid in enumerate(paragraph_ids):
             p_index = paragraph_position.get(pid, 0)
             paragraph_position[pid] = p_index + 1
-            positions.append(self._position_attributes(i, n, p_index, paragraph_sizes[pid]))
-        return positions
+            yield self._position_attributes(i, n, p_index, paragraph_sizes[pid])
 
     def prefetch(self, documents) -> None:
         """Edit-distance and term-statistics lookups for the new token types of many
         documents in one batch (the batched index query and the statistics queries have a
         fixed cost per call, so larger batches are cheaper)."""
-        new = [token.lower() for document in documents
-               for token, pattern in zip(document.tokens, document.pattern_labels)
-               if not pattern and token not in self._type_cache]
-        if new:
-            word_lists_index(FUZZY_LISTS).prefetch(new)
+        self._prefetch_tokens(
+            (token for document in documents for token in document.tokens),
+            (pattern for document in documents for pattern in document.pattern_labels),
+            limit=_PREFETCH_AHEAD)
+
+    def _prefetch_tokens(self, tokens: Iterable[str], patterns: Iterable[Optional[str]],
+                         limit: Optional[int] = None) -> None:
+        # each new type once, and at most _PREFETCH_TYPES per query: the index query's
+        # arrays grow with its batch, and one long post can hold a million new types
+        new = list(dict.fromkeys(token.lower() for token, pattern in zip(tokens, patterns)
+                                 if not pattern and token not in self._type_cache))
+        # (ahead of featurizing, no more than the lookup caches keep: ``iter_items`` looks
+        # up the rest block by block)
+        stop = len(new) if limit is None else min(len(new), limit)
+        for start in range(0, stop, _PREFETCH_TYPES):
+            batch = new[start:min(stop, start + _PREFETCH_TYPES)]
+            word_lists_index(FUZZY_LISTS).prefetch(batch)
             if self.stats is not None:
-                self._username_index().prefetch(new)
-                self.stats.prefetch_terms(term for term in map(term_of, new) if term)
+                self._username_index().prefetch(batch)
+                self.stats.prefetch_terms(term for term in map(term_of, batch) if term)
 
     def _username_index(self) -> MultiListIndex:
         if self._users_index is None:

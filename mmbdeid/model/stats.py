@@ -21,8 +21,11 @@ chunk of posts, mergeable, so workers and Dask partitions can each build one), a
 SQLite by :class:`StatsBuilder` whenever they grow large, and ranked there with SQL window
 functions.  :class:`CorpusStats` reads the finished store with bounded caches.
 """
+import hashlib
 import itertools
 import math
+import os
+import pathlib
 import sqlite3
 from collections import Counter, OrderedDict
 from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
@@ -107,6 +110,32 @@ class PartialCounts:
         return self
 
 
+# Meta rows saying what a store was built from: a dump's fingerprint and the code version.
+SOURCE_KEYS = ("source_records", "source_sha256", "source_kind", "mmbdeid_version")
+
+
+class DumpFingerprint:
+    """The identity of a dump's content: its number of records and a SHA-256 of their ids
+    and texts, in order. Statistics record it, so that using them on another dump (whose
+    usernames, ranks and border words differ) is caught."""
+
+    def __init__(self):
+        self.records = 0
+        self._digest = hashlib.sha256()
+
+    def add(self, fields: dict) -> None:
+        self.records += 1
+        text = fields["text"]
+        self._digest.update(b"%d\0%d\0" % (len(text), self.records))
+        self._digest.update(str(fields["id"]).encode("utf-8", "surrogatepass") + b"\0")
+        self._digest.update(text.encode("utf-8", "surrogatepass"))
+
+    def as_source(self, kind: str = "dump") -> Dict[str, str]:
+        from .. import __version__
+        return {"source_records": str(self.records), "source_sha256": self._digest.hexdigest(),
+                "source_kind": kind, "mmbdeid_version": __version__}
+
+
 class StatsBuilder:
     """Adds posts (or ready partial counts) to a SQLite store and ranks them at the end.
 
@@ -120,6 +149,7 @@ class StatsBuilder:
         # Sorts and temporary tables of the ranking go to disk, not memory.
         self.connection.execute("PRAGMA temp_store = FILE")
         self.flush_entries = flush_entries
+        self.source: Dict[str, str] = {}       # what the store was built from (meta rows)
         self.pending = PartialCounts()
         self.n_posts = 0
         _create_count_tables(self.connection)
@@ -174,7 +204,7 @@ class StatsBuilder:
             connection.execute("DROP TABLE user_term")
             connection.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("schema", SCHEMA_VERSION), ("posts", str(self.n_posts)),
-                ("border_terms", str(n_border))])
+                ("border_terms", str(n_border))] + sorted(self.source.items()))
         return CorpusStats(connection)
 
 
@@ -185,6 +215,7 @@ class CorpusStats:
         self.connection = connection
         meta = dict(connection.execute("SELECT key, value FROM meta"))
         self.n_posts = int(meta["posts"])
+        self.source = {key: value for key, value in meta.items() if key in SOURCE_KEYS}
         self.n_border_terms_ = int(meta["border_terms"])
         self.doc_sizes_ = {"board": {}, "user": {}}
         for kind, doc, size in connection.execute("SELECT kind, doc, size FROM doc_size "
@@ -210,8 +241,9 @@ class CorpusStats:
     @classmethod
     def load(cls, path: str) -> "CorpusStats":
         try:
-            connection = sqlite3.connect("file:%s?mode=ro" % path, uri=True,
-                                         check_same_thread=False)
+            # as_uri() escapes '#', '?' and '%', which a formatted URI would misread
+            uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
+            connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
             meta = dict(connection.execute("SELECT key, value FROM meta"))
         except sqlite3.Error as error:
             raise InputError("not a statistics file (%s)" % error, path)
@@ -306,7 +338,7 @@ def build_store(fill: Callable[[StatsBuilder], None], path: Optional[str] = None
         builder = StatsBuilder()
         fill(builder)
         return builder.finish()
-    with atomic_path(path) as temporary:
+    with atomic_path(path, private=True) as temporary:    # it holds the usernames
         builder = StatsBuilder(temporary)
         fill(builder)
         builder.finish().close()

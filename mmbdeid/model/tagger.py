@@ -9,14 +9,18 @@ so a tagger pickles (joblib too) and saves as one self-contained file.
 import dataclasses
 import io
 import json
+import math
 import random
+import re
 import zipfile
-from typing import Dict, List, Optional, Sequence
+import zlib
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import pycrfsuite
 from sklearn.base import BaseEstimator
 
 from ..errors import InputError
+from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .features import Featurizer
 from ..files.atomic import atomic_path
 
@@ -31,6 +35,12 @@ HYPERPARAMETERS = ("c1", "c2", "max_iterations", "all_possible_transitions", "th
 LEARNED_METADATA = (("hyperparameters", "hyperparameters_"),
                     ("training_tokens", "training_tokens_"),
                     ("training_documents", "training_documents_"))
+# A model file is not trusted: what load reads is capped and checked (see NameTagger.load).
+META_KEYS = ("format", "params", "classes", "metadata")
+MAX_META_BYTES = 10 * 2 ** 20
+MAX_CRFSUITE_BYTES = 200 * 2 ** 20
+MAX_ZIP_DIRECTORY_BYTES = 2 ** 20     # a model file has two members: some 200 bytes
+MAX_WINDOW = 10                       # tokens each side; the feature count grows with it
 
 
 class NameTagger(BaseEstimator):
@@ -200,8 +210,14 @@ class NameTagger(BaseEstimator):
         self.__dict__.update(state)
 
     def save(self, path: str) -> None:
-        """One zip file: the crfsuite model and a JSON file of parameters and metadata."""
-        meta = {"format": MODEL_FORMAT, "params": self._hyperparameters(),
+        """One zip file: the crfsuite model and a JSON file of parameters and metadata.
+        Parameters that ``load`` would refuse are refused here (nothing is written)."""
+        params = self._hyperparameters()
+        for name in HYPERPARAMETERS:
+            problem = _param_problem(name, params[name])
+            if problem:
+                raise InputError("not saved: model parameter %s" % problem, path)
+        meta = {"format": MODEL_FORMAT, "params": params,
                 "classes": self.classes_, "metadata": self.metadata_}
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -212,27 +228,177 @@ class NameTagger(BaseEstimator):
 
     @classmethod
     def load(cls, path: str) -> "NameTagger":
+        """A saved model, checked before use: every way a model file can be wrong (not a
+        zip, a member too large, meta.json not a JSON object of the known format, a
+        parameter unknown, missing, of the wrong type or out of range, classes that are
+        not the name labels, crfsuite bytes that crfsuite could not read safely) is an
+        ``InputError`` naming the file, never a crash, a traceback or a huge allocation."""
+        meta_bytes, model_bytes = _read_model_file(path)
+        params, classes, metadata = _check_meta(meta_bytes, path)
         try:
-            with zipfile.ZipFile(path) as archive:
-                meta = json.loads(archive.read("meta.json"))
-                model_bytes = archive.read("model.crfsuite")
-        except FileNotFoundError:
-            raise InputError("model file not found", path)
-        except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
-            raise InputError("not an mmbdeid model file (%s)" % error, path)
-        if meta.get("format") != MODEL_FORMAT:
-            raise InputError("unknown model format %r" % meta.get("format"), path)
+            summary = check_model_bytes(model_bytes)
+        except CrfsuiteFormatError as error:
+            raise InputError("corrupt crfsuite model (%s)" % error, path)
+        if sorted(summary.labels) != sorted(classes):
+            raise InputError("the crfsuite model's labels %s are not the classes %s"
+                             % (_short(summary.labels), _short(classes)), path)
+        # A window smaller than the one the model was trained with would silently drop
+        # the features beyond it (the featurizer prefixes them "%+d:" by offset).
+        beyond = "|".join(str(d) for d in range(params["window"] + 1, MAX_WINDOW + 2))
+        found = re.search("\0([+-](?:%s)):" % beyond, "\0" + summary.attributes)
+        if found:
+            raise InputError("the model has features at token offset %s but its window is %d"
+                             % (found.group(1), params["window"]), path)
         learned = {}
-        metadata = _split_metadata(learned, meta.get("metadata"))
-        tagger = cls(**meta["params"], metadata=metadata)
+        metadata = _split_metadata(learned, metadata)
+        tagger = cls(**params, metadata=metadata)
         tagger.model_bytes_ = model_bytes
-        tagger.classes_ = meta["classes"]
+        tagger.classes_ = classes
         tagger.__dict__.update(learned)
         try:
             tagger._crf_tagger()
         except Exception as error:  # crfsuite refuses a corrupt model with a bare error
             raise InputError("corrupt crfsuite model (%s)" % error, path)
         return tagger
+
+
+def _short(value) -> str:
+    """A value for an error message: its repr, on one line, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_finite(value) -> bool:
+    return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
+
+
+# name -> (test, what it must be); booleans are not numbers here
+_PARAM_RULES = {
+    "c1": (lambda v: _is_finite(v) and v >= 0, "a finite number >= 0"),
+    "c2": (lambda v: _is_finite(v) and v >= 0, "a finite number >= 0"),
+    "max_iterations": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
+    "all_possible_transitions": (lambda v: isinstance(v, bool), "true or false"),
+    "threshold": (lambda v: _is_finite(v) and 0 < v < 1,
+                  "a number between 0 and 1 (exclusive)"),
+    "window": (lambda v: _is_int(v) and 0 <= v <= MAX_WINDOW,
+               "an integer from 0 to %d" % MAX_WINDOW),
+    "lowercase_share": (lambda v: _is_finite(v) and 0 <= v <= 1, "a number from 0 to 1"),
+    "random_state": (_is_int, "an integer"),
+}
+assert set(_PARAM_RULES) == set(HYPERPARAMETERS)
+
+
+def _param_problem(name: str, value) -> Optional[str]:
+    """What is wrong with a hyperparameter value, or None."""
+    test, expected = _PARAM_RULES[name]
+    return None if test(value) else "%s must be %s, got %s" % (name, expected, _short(value))
+
+
+class _CappedReads:
+    """A model file for ``zipfile`` whose reads are capped while the zip directory is
+    read: a directory of millions of members would take gigabytes as ``ZipInfo``s."""
+
+    def __init__(self, handle, cap: Optional[int]):
+        self.handle = handle
+        self.cap = cap
+
+    def read(self, size: int = -1) -> bytes:
+        if self.cap is None or (size is not None and 0 <= size <= self.cap):
+            return self.handle.read(size)
+        if size is None or size < 0:            # the rest: at most the cap (/dev/zero...)
+            data = self.handle.read(self.cap + 1)
+            if len(data) <= self.cap:
+                return data
+        raise zipfile.BadZipFile("a zip directory of more than %d bytes: not a model file"
+                                 % self.cap)
+
+    def __getattr__(self, name):            # seek, tell, seekable, ...
+        return getattr(self.handle, name)
+
+
+def _read_model_file(path: str) -> Tuple[bytes, bytes]:
+    """The bytes of meta.json and model.crfsuite, each read only up to its cap."""
+    try:
+        with open(path, "rb") as handle:
+            capped = _CappedReads(handle, MAX_ZIP_DIRECTORY_BYTES)
+            with zipfile.ZipFile(capped) as archive:
+                capped.cap = None
+                return (_read_member(archive, "meta.json", MAX_META_BYTES, path),
+                        _read_member(archive, "model.crfsuite", MAX_CRFSUITE_BYTES, path))
+    except FileNotFoundError:
+        raise InputError("model file not found", path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError, OSError, EOFError,
+            RuntimeError, NotImplementedError, zlib.error) as error:
+        # RuntimeError: an encrypted member; NotImplementedError: an unknown compression
+        raise InputError("not an mmbdeid model file (%s)" % _one_line(error), path)
+
+
+def _read_member(archive: zipfile.ZipFile, name: str, cap: int, path: str) -> bytes:
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise InputError("not an mmbdeid model file (no %s in it)" % name, path)
+    if info.file_size > cap:
+        raise InputError("%s is %d bytes: more than a model file has (at most %d)"
+                         % (name, info.file_size, cap), path)
+    with archive.open(info) as member:      # reads no more than file_size
+        data = member.read(cap + 1)
+    if len(data) != info.file_size:
+        raise InputError("%s is %d bytes, its zip entry says %d"
+                         % (name, len(data), info.file_size), path)
+    return data
+
+
+def _one_line(error: Exception) -> str:
+    """An exception's message on one line, cut short (it may quote the file's bytes)."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _check_meta(meta_bytes: bytes, path: str) -> Tuple[dict, list, Optional[dict]]:
+    """The hyperparameters, classes and metadata of meta.json, each checked."""
+    try:
+        meta = json.loads(meta_bytes.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError("meta.json is not UTF-8", path)
+    except (ValueError, RecursionError) as error:
+        raise InputError("meta.json is not JSON (%s)" % _one_line(error), path)
+    if not isinstance(meta, dict):
+        raise InputError("meta.json is not a JSON object", path)
+    unknown = sorted(set(meta) - set(META_KEYS))
+    if unknown:
+        raise InputError("meta.json has unknown keys %s" % _short(unknown), path)
+    if meta.get("format") != MODEL_FORMAT:
+        raise InputError("unknown model format %s (expected %r)"
+                         % (_short(meta.get("format")), MODEL_FORMAT), path)
+    params = meta.get("params")
+    if not isinstance(params, dict):
+        raise InputError("meta.json has no params object", path)
+    unknown = sorted(set(params) - set(HYPERPARAMETERS))
+    if unknown:
+        raise InputError("unknown model parameters %s" % _short(unknown), path)
+    missing = [name for name in HYPERPARAMETERS if name not in params]
+    if missing:
+        raise InputError("missing model parameters %s" % ", ".join(missing), path)
+    for name in HYPERPARAMETERS:
+        problem = _param_problem(name, params[name])
+        if problem:
+            raise InputError("model parameter " + problem, path)
+    classes = meta.get("classes")
+    if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes) \
+            or not set(classes) <= set(LABELS) or "O" not in classes \
+            or len(set(classes)) != len(classes):
+        raise InputError("model classes must be distinct labels of %s including 'O', got %s"
+                         % (", ".join(LABELS), _short(classes)), path)
+    metadata = meta.get("metadata")
+    if "metadata" in meta and not isinstance(metadata, dict):
+        raise InputError("model metadata must be a JSON object, got %s" % _short(metadata),
+                         path)
+    return params, classes, metadata
 
 
 def _split_metadata(learned: dict, metadata: Optional[dict]) -> Optional[dict]:

@@ -100,8 +100,15 @@ class DuplicateName(NamedTuple):
     chosen: str
 
     def message(self) -> str:
+        """With the name: for the person map's comments, where names belong."""
         return ('"%s" could be %s (all in %s); used %s - edit the map to resolve'
                 % (self.name, " or ".join(self.people), self.group, self.chosen))
+
+    def public_message(self) -> str:
+        """Without the name: for stderr and logs, which are not kept secret."""
+        return ("a name could be %s (all in %s); used %s - see the warnings at the top of "
+                "the map from 'mmbdeid link'" % (" or ".join(self.people), self.group,
+                                                  self.chosen))
 
 
 # -- mentions --------------------------------------------------------------------------

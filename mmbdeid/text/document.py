@@ -4,8 +4,8 @@ Two ways in: raw post text (pattern identifiers found first, the rest tokenised 
 them, stages 1-2 of the pipeline) or a ready token list from a CoNLL corpus (offsets then
 refer to the tokens joined by single spaces).
 """
+import itertools
 import re
-from bisect import bisect_left
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
@@ -36,16 +36,15 @@ class Document:
         identifiers = find_identifiers(text)
         offsets = span_tokenize(text, [(s.start, s.end) for s in identifiers])
         label_at = {(s.start, s.end): s.label for s in identifiers}
-        breaks = [m.start() for m in _LINE_BREAK.finditer(text)]
-        # a token's paragraph: the number of line breaks before it
-        paragraph_ids = [bisect_left(breaks, start) for start, _ in offsets] if breaks \
-            else [0] * len(offsets)
+        # One string object per token type, not per token (a long post repeats its words).
+        types: dict = {}
         return cls(
-            tokens=[text[s:e] for s, e in offsets],
-            offsets=list(offsets),
+            tokens=[types.setdefault(token, token) for token in
+                    map(text.__getitem__, itertools.starmap(slice, offsets))],
+            offsets=offsets,
             pattern_labels=[label_at.get(o) for o in offsets] if label_at
             else [None] * len(offsets),
-            paragraph_ids=_renumber(paragraph_ids) if breaks else paragraph_ids,
+            paragraph_ids=_paragraph_ids(text, offsets),
             board=board, thread=thread, author=author, text=text,
         )
 
@@ -83,12 +82,20 @@ def _whole_token_pattern(token: str) -> Optional[str]:
     return None
 
 
-def _renumber(paragraph_ids: List[int]) -> List[int]:
-    """Consecutive paragraph numbers with empty lines skipped (0, 0, 2 -> 0, 0, 1)."""
-    renumbered, previous, current = [], None, -1
-    for pid in paragraph_ids:
-        if pid != previous:
+def _paragraph_ids(text: str, offsets: List[Tuple[int, int]]) -> List[int]:
+    """Each token's paragraph: the number of line-break runs before it, renumbered so that
+    paragraphs without tokens are skipped (0, 0, 2 -> 0, 0, 1). One pass over the tokens
+    and the breaks together: no list of every break, no number object per token."""
+    breaks = _LINE_BREAK.finditer(text)
+    following = next(breaks, None)
+    ids: List[int] = []
+    seen, previous, current = 0, None, -1
+    for start, _ in offsets:
+        while following is not None and following.start() < start:
+            seen += 1
+            following = next(breaks, None)
+        if seen != previous:
             current += 1
-            previous = pid
-        renumbered.append(current)
-    return renumbered
+            previous = seen
+        ids.append(current)
+    return ids

@@ -87,8 +87,22 @@ def _has_apostrophe(text: str, start: int, end: int) -> bool:
     return any(text.find(a, start, end) >= 0 for a in _APOSTROPHE)
 
 
+def _spans(matches) -> List[Offsets]:
+    """Each match's ``(start, end)``. Where a token begins at the end of the one before
+    (``Kay,``), both hold the same int object: a long post of dense punctuation or digits
+    keeps one int per token, not two (memory per token is what bounds a long post)."""
+    spans: List[Offsets] = []
+    append = spans.append
+    previous_end = -1
+    for match in matches:
+        start, end = match.span()
+        append((previous_end if start == previous_end else start, end))
+        previous_end = end
+    return spans
+
+
 def _tokens_between(text: str, start: int, end: int) -> List[Offsets]:
-    spans = [match.span() for match in _TOKEN.finditer(text, start, end)]
+    spans = _spans(_TOKEN.finditer(text, start, end))
     # Every clitic has an apostrophe: most text needs no splitting at all, and only words
     # with an apostrophe need a look (this loop is a good part of the tokenising time).
     if not _has_apostrophe(text, start, end):
