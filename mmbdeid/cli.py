@@ -136,19 +136,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("--jobs must be a whole number, got %r" % text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("--jobs must be at least 1, got %s" % text)
-    return value
+def _positive(option: str):
+    """An argparse type: a whole number of at least 1, errors naming ``option``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%s must be a whole number, got %r"
+                                             % (option, text))
+        if value < 1:
+            raise argparse.ArgumentTypeError("%s must be at least 1, got %s" % (option, text))
+        return value
+    return parse
 
 
 def _run_options(parser) -> None:
-    parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+    from .jobs.config import MAX_POST_CHARS
+    parser.add_argument("--jobs", "-j", type=_positive("--jobs"), metavar="N",
                         help="worker processes (default: all cores)")
+    parser.add_argument("--max-post-chars", type=_positive("--max-post-chars"),
+                        default=MAX_POST_CHARS, metavar="N",
+                        help="a post whose text is longer is a bad record (memory and time "
+                             "grow with a post's length; default %(default)s)")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress and no summary on stderr")
     parser.add_argument("--engine", choices=("local", "dask"), default="local",
@@ -400,7 +409,7 @@ def _run_config(args, mode: str = "placeholder", **options):
                                 render_placeholders=render, **lists)
     return RunConfig(args.dump, detection, args.output, stats_path=args.stats,
                      stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,
-                     **options)
+                     max_post_chars=args.max_post_chars, **options)
 
 
 @contextlib.contextmanager
@@ -482,7 +491,8 @@ def run_stats(args) -> int:
 
     check_outputs([args.output], [args.dump])
     with output_locks([args.output]), _engine(args) as engine:
-        posts = build_stats(args.dump, args.output, engine, quiet=args.quiet)
+        posts = build_stats(args.dump, args.output, engine, quiet=args.quiet,
+                            max_chars=args.max_post_chars)
     if not args.quiet:
         _say("statistics of %d posts written to %s" % (posts, args.output))
     return EXIT_OK

@@ -251,3 +251,23 @@ def test_a_full_disk_gives_one_line_and_no_partial_output(tmp_path, tiny_model_p
     assert open(dump, "rb").read() == before
     assert listing(tmp_path) == ["dump.jsonl", "scratch"]
     assert listing(scratch) == []
+
+
+# --- a post too long to process within a bounded memory ------------------------------
+
+def test_a_post_over_the_length_limit_is_a_bad_record(tmp_path, capsys, tiny_model_path):
+    posts = [POSTS[0], dict(POSTS[1], text="Kay " * 300), POSTS[2]]
+    dump = dump_file(tmp_path, posts)
+    common = ["--model", tiny_model_path, "-q", "-j", "1", "--max-post-chars", "1000"]
+    status, err = run(["scrub", dump, "-o", str(tmp_path / "o.jsonl")] + common, capsys)
+    assert status == 2 and err == [
+        "mmbdeid: error: %s:2: field 'text' has 1200 characters, over the limit of 1000 "
+        "(--max-post-chars)" % dump]
+    assert listing(tmp_path) == ["dump.jsonl"]
+    assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--skip-bad"] + common) == 0
+    assert [r["id"] for r in read_jsonl(tmp_path / "o.jsonl")] == ["f1", "f3"]
+    assert read_jsonl(tmp_path / "o.jsonl.rejects.jsonl")[0]["line"] == 2
+    # the default limit lets the same post through
+    assert main(["scrub", dump, "-o", str(tmp_path / "all.jsonl"), "--model",
+                 tiny_model_path, "-q", "-j", "1"]) == 0
+    assert len(read_jsonl(tmp_path / "all.jsonl")) == 3

@@ -188,8 +188,9 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_object_without_duplicates,
                             parse_constant=_no_constant)
 
 
-def _post_field_problem(fields: Dict[str, Any]) -> Optional[str]:
-    """Why ``fields`` is not a post (``id`` string or integer, ``text`` string), or None."""
+def _post_field_problem(fields: Dict[str, Any], max_chars: Optional[int] = None) -> Optional[str]:
+    """Why ``fields`` is not a post (``id`` string or integer, ``text`` string, at most
+    ``max_chars`` characters long), or None."""
     if "id" not in fields:
         return "missing field 'id'"
     if "text" not in fields:
@@ -201,6 +202,9 @@ def _post_field_problem(fields: Dict[str, Any]) -> Optional[str]:
         return "field 'id' is empty"
     if not isinstance(fields["text"], str):
         return "field 'text' must be a string, not %s" % json_type(fields["text"])
+    if max_chars is not None and len(fields["text"]) > max_chars:
+        return ("field 'text' has %d characters, over the limit of %d (--max-post-chars)"
+                % (len(fields["text"]), max_chars))
     for name in _NAME_FIELDS:
         value = fields.get(name)
         if isinstance(value, str) and _LONE_SURROGATE.search(value):
@@ -234,7 +238,8 @@ def _reject(on_bad: Optional[OnBad], path: str, line: int, reason: str, raw: str
     on_bad(BadRecord(line, reason, _without_ending(raw)))
 
 
-def _jsonl_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
+def _jsonl_posts(path: str, on_bad: Optional[OnBad],
+                 max_chars: Optional[int] = None) -> Iterator[Record]:
     """Checked posts of a JSON Lines file; returns (``StopIteration.value``) the number of
     records seen, bad ones included."""
     count = 0
@@ -262,7 +267,7 @@ def _jsonl_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
             _reject(on_bad, path, number, "expected a JSON object, found %s%s"
                     % (json_type(value), _jsonl_hint(number, line)), line)
             continue
-        problem = _post_field_problem(value)
+        problem = _post_field_problem(value, max_chars)
         if problem is not None:
             _reject(on_bad, path, number, problem, line)
             continue
@@ -340,7 +345,8 @@ def _allow_long_csv_fields() -> None:
         csv.field_size_limit(wanted)
 
 
-def _csv_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
+def _csv_posts(path: str, on_bad: Optional[OnBad],
+               max_chars: Optional[int] = None) -> Iterator[Record]:
     """Checked posts of a CSV file; returns (``StopIteration.value``) the number of
     records seen, bad ones included.  Header problems always raise."""
     rows = _csv_rows(path, on_bad)
@@ -366,7 +372,7 @@ def _csv_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
                            % (len(header), len(row)))
             else:
                 fields = dict(zip(header, row))
-                problem = _post_field_problem(fields)
+                problem = _post_field_problem(fields, max_chars)
                 if problem is None:
                     yield Record(line, fields)
                     continue
@@ -374,9 +380,11 @@ def _csv_posts(path: str, on_bad: Optional[OnBad]) -> Iterator[Record]:
     return count
 
 
-def read_posts(path: str, fmt: Optional[str] = None,
-               on_bad: Optional[OnBad] = None) -> Iterator[Record]:
+def read_posts(path: str, fmt: Optional[str] = None, on_bad: Optional[OnBad] = None,
+               max_chars: Optional[int] = None) -> Iterator[Record]:
     """The posts of a dump (JSON Lines or CSV with a header), as ``Record``s, streamed.
+    A post whose text is longer than ``max_chars`` is a bad record (its cost in memory and
+    time grows with its length).
 
     Each record must have ``id`` (string or integer) and ``text`` (string); every other
     field is kept as it is, in input order.  Optional fields (board, thread, author,
@@ -397,7 +405,7 @@ def read_posts(path: str, fmt: Optional[str] = None,
     """
     fmt = fmt or post_format(path)
     posts = _jsonl_posts if fmt == "jsonl" else _csv_posts
-    count = yield from posts(path, on_bad)
+    count = yield from posts(path, on_bad, max_chars)
     if count == 0:
         raise InputError("empty file: no records", path)
 

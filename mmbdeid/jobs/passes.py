@@ -25,7 +25,7 @@ from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
 from ..output.operators import OPERATORS
 from ..spans import Span
-from .config import RunConfig
+from .config import MAX_POST_CHARS, RunConfig
 from .local import chunked, count_chunk
 from .progress import Progress
 
@@ -115,13 +115,14 @@ class DumpScan:
 
 
 def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = False,
-                passes: int = 2, scan: Optional[DumpScan] = None) -> int:
+                passes: int = 2, scan: Optional[DumpScan] = None,
+                max_chars: Optional[int] = MAX_POST_CHARS) -> int:
     """Pass 1: count every post (in chunks, by the engine) into a new store at
     ``stats_path`` (private: it holds the usernames), which records the dump's
     fingerprint. Returns the number of posts read."""
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d statistics" % passes, quiet=quiet)
-    posts = scan.watch(read_posts(dump, on_bad=on_bad))
+    posts = scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars))
 
     def fill(builder: StatsBuilder) -> None:
         for chunk, counts in engine.map_ordered(_count_factory, (), chunked(posts)):
@@ -139,11 +140,12 @@ def _count_factory():
 
 
 def validate_only(dump: str, on_bad=None, quiet: bool = False, passes: int = 2,
-                  scan: Optional[DumpScan] = None) -> int:
+                  scan: Optional[DumpScan] = None,
+                  max_chars: Optional[int] = MAX_POST_CHARS) -> int:
     """Pass 1 with statistics reused: still read every record before any output exists."""
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d checking records" % passes, quiet=quiet)
-    for _ in scan.watch(read_posts(dump, on_bad=on_bad)):
+    for _ in scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars)):
         progress.update(1)
     progress.close()
     return progress.posts
@@ -191,12 +193,13 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
         if reused:
             stats = CorpusStats.load(stats_path)          # fail early on a bad file
             stats.close()
-            total = validate_only(config.dump, rejects, config.quiet, passes, scan)
+            total = validate_only(config.dump, rejects, config.quiet, passes, scan,
+                                  config.max_post_chars)
             check_stats_source(stats, scan, stats_path)
             summary.stats_reused = True
         else:
             total = build_stats(config.dump, stats_path, engine, rejects, config.quiet,
-                                passes, scan)
+                                passes, scan, config.max_post_chars)
         summary.field_names = scan.field_names
         summary.rejected = rejects.count if rejects else 0
         factory, args = engine.detector(config.detection, stats_path)
@@ -232,7 +235,8 @@ def _stats_location(config: RunConfig, scratch: str) -> Iterator[Tuple[str, bool
 def _reread(config: RunConfig) -> Iterator[dict]:
     """The dump's records after pass 1 (which logged the bad ones, with --skip-bad)."""
     return (record.fields for record in
-            read_posts(config.dump, on_bad=_ignore if config.skip_bad else None))
+            read_posts(config.dump, on_bad=_ignore if config.skip_bad else None,
+                       max_chars=config.max_post_chars))
 
 
 def scrub_dump(config: RunConfig, engine) -> Summary:
