@@ -5,6 +5,7 @@ import argparse
 import contextlib
 import datetime
 import hashlib
+import math
 import os
 import signal
 import sqlite3
@@ -169,14 +170,33 @@ def _run_options(parser) -> None:
 def _training_options(parser) -> None:
     from .model.tagger import NameTagger
     defaults = NameTagger().get_params()
-    parser.add_argument("--c1", type=float, default=defaults["c1"], help="L1 regularisation "
-                        "(default %(default)s)")
-    parser.add_argument("--c2", type=float, default=defaults["c2"], help="L2 regularisation "
-                        "(default %(default)s)")
-    parser.add_argument("--max-iterations", type=int, default=defaults["max_iterations"])
-    parser.add_argument("--lowercase-share", type=float, default=defaults["lowercase_share"],
-                        metavar="S", help="share of training documents added again in lower "
-                        "case (default %(default)s)")
+    parser.add_argument("--c1", type=_number("--c1", 0.0, None), default=defaults["c1"],
+                        help="L1 regularisation, >= 0 (default %(default)s)")
+    parser.add_argument("--c2", type=_number("--c2", 0.0, None), default=defaults["c2"],
+                        help="L2 regularisation, >= 0 (default %(default)s)")
+    parser.add_argument("--max-iterations", type=_positive("--max-iterations"),
+                        default=defaults["max_iterations"],
+                        help="L-BFGS iterations at most (default %(default)s)")
+    parser.add_argument("--lowercase-share", type=_number("--lowercase-share", 0.0, 1.0),
+                        default=defaults["lowercase_share"], metavar="S",
+                        help="share of training documents added again in lower case, "
+                             "0 to 1 (default %(default)s)")
+
+
+def _number(option: str, low: float, high: Optional[float]):
+    """An argparse type: a finite number in [low, high], errors naming ``option``
+    (checked before training, not when the model is saved)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%s must be a number, got %r" % (option, text))
+        if not math.isfinite(value) or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError("%s must be %s, got %s" % (
+                option, ">= %g" % low if high is None else "between %g and %g" % (low, high),
+                text))
+        return value
+    return parse
 
 
 def _tagger_params(args) -> dict:

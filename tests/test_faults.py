@@ -271,3 +271,15 @@ def test_a_post_over_the_length_limit_is_a_bad_record(tmp_path, capsys, tiny_mod
     assert main(["scrub", dump, "-o", str(tmp_path / "all.jsonl"), "--model",
                  tiny_model_path, "-q", "-j", "1"]) == 0
     assert len(read_jsonl(tmp_path / "all.jsonl")) == 3
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--c1", "-1"), ("--c2", "nan"), ("--max-iterations", "0"),
+    ("--lowercase-share", "1.5"), ("--lowercase-share", "x"),
+])
+def test_training_options_are_checked_before_training(tmp_path, capsys, option, value):
+    from conftest import TINY
+    status, err = run(["train", TINY, "-o", str(tmp_path / "m.mmbdeid"), option, value],
+                      capsys)
+    assert status == 2 and len(err) == 1 and option in err[0]
+    assert listing(tmp_path) == []
