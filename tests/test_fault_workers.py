@@ -337,7 +337,8 @@ def test_a_run_whose_worker_is_killed_from_outside_completes_unchanged(
     dump = write_dump(tmp_path / "dump.jsonl", 4000)
     process, private = scrub(tmp_path, dump, tiny_model_path)
     # pass 2 is writing its temporary output and has workers: kill one
-    wait_for(lambda: any(name.startswith(".out.jsonl.") for name in os.listdir(tmp_path))
+    wait_for(lambda: any(name.startswith(".out.jsonl.") and name.endswith(".tmp")
+                         for name in os.listdir(tmp_path))
              and child_pids(process.pid), process, "pass 2 workers")
     time.sleep(0.2)
     os.kill(child_pids(process.pid)[0], signal.SIGKILL)
