@@ -13,7 +13,7 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-from .errors import InputError
+from .errors import InputError, Stopped, note_stop, raise_if_stopped
 from .people.linking import SCOPES
 from .output.operators import MODES
 
@@ -244,10 +244,13 @@ def _model_options(parser) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    note_stop(None)
     previous = _stop_on_signals()
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
+        raise_if_stopped()          # a stop whose exception Python dropped
+        return status
     except InputError as error:
         print("mmbdeid: error: %s" % error, file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -271,24 +274,18 @@ def main(argv: Optional[List[str]] = None) -> int:
             signal.signal(signum, handler)
 
 
-class Stopped(KeyboardInterrupt):
-    """A stop signal (SIGTERM, SIGHUP) unwinding like Ctrl-C."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
 def _stop_on_signals() -> dict:
-    """A kill (SIGTERM) or a closed terminal (SIGHUP) unwinds like Ctrl-C, so temporary
+    """Ctrl-C, a kill (SIGTERM) or a closed terminal (SIGHUP) unwinds, so temporary
     outputs, scratch stores and locks are removed; the exit status is 128 + the signal.
     SIGXFSZ is ignored, so a file-size limit makes the write fail with a clear error
     instead of killing the process with its temporary files in place."""
     def stop(signum, frame):
+        note_stop(signum)
         raise Stopped(signum)
     previous = {}
     try:
-        for signum, handler in ((signal.SIGTERM, stop), (signal.SIGHUP, stop),
+        for signum, handler in ((signal.SIGINT, stop), (signal.SIGTERM, stop),
+                                (signal.SIGHUP, stop),
                                 (signal.SIGXFSZ, signal.SIG_IGN)):
             previous[signum] = signal.signal(signum, handler)
     except ValueError:  # not the main thread (an embedding application)

@@ -16,3 +16,28 @@ class InputError(Exception):
         if self.path is not None:
             where = str(self.path) + (":%d" % self.line if self.line is not None else "") + ": "
         return where + self.message
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal (SIGTERM, SIGHUP) unwinding like Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+# The stop signal received by this process, if any. Python drops an exception raised by a
+# signal handler while it runs certain callbacks (an import lock's, a weakref's), so the
+# signal is also noted here and checked before any output is renamed into place.
+_stop_signal: Optional[int] = None
+
+
+def note_stop(signum: Optional[int]) -> None:
+    global _stop_signal
+    _stop_signal = signum
+
+
+def raise_if_stopped() -> None:
+    if _stop_signal is not None:
+        raise Stopped(_stop_signal)
+

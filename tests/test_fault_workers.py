@@ -188,31 +188,24 @@ def test_an_exception_in_a_worker_reaches_the_caller_with_its_traceback():
 # Run like ``python -m mmbdeid``, with pass 2's worker function changed by FAULT_MODE on
 # the chunk holding record FAULT_RECORD: "kill", the worker kills itself every time;
 # "hold", the first worker to get it writes its pid to FAULT_FLAGS/held and waits (for
-# the test to kill it). "info": the first worker opening the model is killed inside
-# python-crfsuite's Tagger.info(), when the model's dump file is complete and about to be
-# removed (its path goes to FAULT_FLAGS/held).
+# the test to kill it). "tmpfile": the first worker to get it makes a temporary file in
+# its TMPDIR (as libraries do; python-crfsuite's Tagger.info() did when the model was
+# opened) and is killed with it open (its path goes to FAULT_FLAGS/held).
 INJECT = """
-import os, runpy, signal, time
+import os, runpy, signal, tempfile, time
 from mmbdeid.jobs import local
 
 record, mode, flags = (os.environ["FAULT_" + k] for k in ("RECORD", "MODE", "FLAGS"))
 scrub = local.ChunkDetector.__call__
 held = os.path.join(flags, "held")
-main_pid, unlink = os.getpid(), os.unlink
-
-def unlink_or_die(path, *args, **options):
-    if (os.getpid() != main_pid and os.path.basename(str(path)).startswith("tmp")
-            and not os.path.exists(held)):
-        with open(held, "w") as handle:
-            handle.write(str(path))
-        os.kill(os.getpid(), signal.SIGKILL)
-    return unlink(path, *args, **options)
-
-if mode == "info":
-    os.unlink = unlink_or_die
-
 def faulty(self, posts):
     if any(post["id"] == record for post in posts):
+        if mode == "tmpfile" and not os.path.exists(held):
+            descriptor, path = tempfile.mkstemp()
+            os.write(descriptor, b"x" * 400000)
+            with open(held, "w") as handle:
+                handle.write(path)
+            os.kill(os.getpid(), signal.SIGKILL)
         if mode == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
         elif mode == "hold" and not os.path.exists(held):
@@ -320,15 +313,15 @@ def is_zombie(pid):
     return True
 
 
-def test_a_worker_killed_in_crfsuite_with_its_temporary_file_open_leaves_nothing(
-        tmp_path, tiny_model_path):
+def test_a_worker_killed_with_a_temporary_file_open_leaves_nothing(tmp_path,
+                                                                   tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 600)
-    process, private = scrub(tmp_path, dump, tiny_model_path, mode="info")
+    process, private = scrub(tmp_path, dump, tiny_model_path, mode="tmpfile")
     err = finish(process)
     assert process.returncode == 0, err
-    crfsuite_dump = (tmp_path / "flags" / "held").read_text()
-    assert crfsuite_dump.startswith(str(private) + os.sep)
-    assert not os.path.exists(crfsuite_dump)
+    left = (tmp_path / "flags" / "held").read_text()
+    assert left.startswith(str(private) + os.sep)
+    assert not os.path.exists(left)
     assert os.listdir(private) == []
 
 

@@ -283,3 +283,22 @@ def test_training_options_are_checked_before_training(tmp_path, capsys, option, 
                       capsys)
     assert status == 2 and len(err) == 1 and option in err[0]
     assert listing(tmp_path) == []
+
+
+def test_no_output_is_renamed_into_place_after_a_stop_signal(tmp_path):
+    """Python can drop the exception a signal handler raises (inside an import lock's or a
+    weakref's callback); the signal is noted too, and outputs check it before renaming."""
+    import signal as signals
+    from mmbdeid.errors import Stopped, note_stop
+    from mmbdeid.files.atomic import atomic_output
+    note_stop(signals.SIGHUP)
+    try:
+        with pytest.raises(Stopped):
+            with atomic_output(str(tmp_path / "out.txt")) as handle:
+                handle.write("half")
+    finally:
+        note_stop(None)
+    assert listing(tmp_path) == []
+    with atomic_output(str(tmp_path / "out.txt")) as handle:
+        handle.write("whole")
+    assert listing(tmp_path) == ["out.txt"]

@@ -228,3 +228,12 @@ def test_tagging_items_are_encoded_and_give_the_same_marginals(fitted):
         items = encoded.document_items(document)
         assert all(isinstance(a, bytes) for item in items for a in item)
         assert tagger.name_marginals(items) == tagger.name_marginals(plain.document_items(document))
+
+
+def test_known_attributes_are_those_with_a_state_feature(fitted):
+    """Read from the model's attribute table; the same set python-crfsuite's info() lists."""
+    from mmbdeid.model.tagger import default_model_path
+    tagger = fitted[0]
+    for model in (tagger, NameTagger.load(default_model_path())):
+        from_info = {a for a, _ in model._crf_tagger().info().state_features}
+        assert model.known_attributes() == from_info and from_info

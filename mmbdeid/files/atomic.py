@@ -10,7 +10,7 @@ import os
 import tempfile
 from typing import IO, Iterator, Optional, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, raise_if_stopped
 
 PRIVATE_MODE = 0o600
 
@@ -45,6 +45,7 @@ def atomic_path(path: str, private: bool = False) -> Iterator[str]:
     os.close(descriptor)
     try:
         yield temporary
+        raise_if_stopped()      # never rename an output into place after a stop signal
         os.chmod(temporary, PRIVATE_MODE if private else _default_file_mode(path))
         os.replace(temporary, path)
     except BaseException:

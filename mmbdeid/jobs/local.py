@@ -115,9 +115,9 @@ def _init_worker(factory: Callable, args: tuple, scratch: Optional[str] = None) 
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     if scratch is not None:
-        # Temporary files of this worker (python-crfsuite's Tagger.info() dumps the whole
-        # model to a mkstemp file while the tagger opens) go to a directory the main
-        # process removes, so a worker killed mid-way leaves nothing behind.
+        # Temporary files of this worker (any library's: python-crfsuite's Tagger.info()
+        # dumps a whole model to one, though the tagger no longer calls it) go to a
+        # directory the main process removes, so a worker killed mid-way leaves nothing.
         tempfile.tempdir = scratch
         os.environ["TMPDIR"] = scratch
     global _worker_function

@@ -163,10 +163,14 @@ class NameTagger(BaseEstimator):
         """The attributes the model has a weight for (with L1 regularisation, a small part
         of those the features produce; the rest cannot change a marginal). crfsuite saves
         only features with a non-zero weight, so every one of these matters: the weights
-        that ``info()`` shows as 0.0 are merely printed with six decimals."""
+        that ``info()`` shows as 0.0 are merely printed with six decimals.
+
+        Read from the model's attribute table (crfsuite's writer keeps only attributes
+        with a feature), not from python-crfsuite's ``Tagger.info()``: that dumps the
+        whole model as text into a temporary file, which a killed process leaves behind."""
         if getattr(self, "_known_attributes", None) is None:
-            self._known_attributes = frozenset(
-                attribute for attribute, _ in self._crf_tagger().info().state_features)
+            attributes = check_model_bytes(self.model_bytes_).attributes
+            self._known_attributes = frozenset(attributes.split("\0")[:-1])
         return self._known_attributes
 
     def featurizer(self, stats=None) -> Featurizer:
