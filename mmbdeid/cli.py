@@ -137,16 +137,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(option: str):
-    """An argparse type: a whole number of at least 1, errors naming ``option``."""
+def _positive(option: str, low: int = 1, high: Optional[int] = None):
+    """An argparse type: a whole number from ``low`` (to ``high``), errors naming
+    ``option``."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError("%s must be a whole number, got %r"
                                              % (option, text))
-        if value < 1:
-            raise argparse.ArgumentTypeError("%s must be at least 1, got %s" % (option, text))
+        if value < low:
+            raise argparse.ArgumentTypeError("%s must be at least %d, got %s"
+                                             % (option, low, text))
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError("%s must be at most %d, got %s"
+                                             % (option, high, text))
         return value
     return parse
 
@@ -181,6 +186,15 @@ def _training_options(parser) -> None:
                         default=defaults["lowercase_share"], metavar="S",
                         help="share of training documents added again in lower case, "
                              "0 to 1 (default %(default)s)")
+    parser.add_argument("--stages", type=int, choices=(1, 2), default=1,
+                        help="2: also learn the second stage, which pools the first "
+                             "stage's evidence per word across the post, thread, author "
+                             "and board (default 1: on the WNUT17 and BTC dev sets it did not "
+                             "help; see README)")
+    parser.add_argument("--context-folds", type=_positive("--context-folds", 2, 20),
+                        default=defaults["context_folds"], metavar="K",
+                        help="cross-validation folds for training the second stage, "
+                             "2 to 20 (default %(default)s)")
 
 
 def _number(option: str, low: float, high: Optional[float]):
@@ -201,7 +215,8 @@ def _number(option: str, low: float, high: Optional[float]):
 
 def _tagger_params(args) -> dict:
     return {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
-            "lowercase_share": args.lowercase_share}
+            "lowercase_share": args.lowercase_share, "second_stage": args.stages == 2,
+            "context_folds": args.context_folds}
 
 
 def _detecting_command(commands, name: str, output: str, help: str):
@@ -452,12 +467,12 @@ def _report(args, summary) -> None:
 
 
 def run_evaluate(args) -> int:
-    from .evaluation.metrics import token_metrics
+    from .evaluation.metrics import format_leak, post_leak, token_metrics
     from .evaluation.gold import score_gold_file
 
     tagger = _load_model(args.model)
     threshold = tagger.threshold if args.threshold is None else args.threshold
-    gold, probabilities = score_gold_file(tagger, args.gold, args.stats)
+    gold, probabilities, minima = score_gold_file(tagger, args.gold, args.stats, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     print("threshold   %g" % threshold)
     for name in ("precision", "recall", "f1", "specificity"):
@@ -465,19 +480,23 @@ def run_evaluate(args) -> int:
     print("tokens      %d (names %d: found %d, missed %d; non-names %d: removed %d)" % (
         metrics.total, metrics.tp + metrics.fn, metrics.tp, metrics.fn,
         metrics.tn + metrics.fp, metrics.fp))
+    print("%-11s %s" % ("leaking", format_leak(post_leak(minima, threshold))))
     return EXIT_OK
 
 
 def run_sweep(args) -> int:
-    from .evaluation.metrics import format_table, plot_curve, sweep, write_curve_csv
+    from .evaluation.metrics import (format_table, leak_legend, plot_curve, post_leaks,
+                                     sweep, write_curve_csv)
     from .evaluation.gold import score_gold_file
 
     tagger = _load_model(args.model)
-    gold, probabilities = score_gold_file(tagger, args.gold, args.stats)
+    gold, probabilities, minima = score_gold_file(tagger, args.gold, args.stats, posts=True)
     rows = sweep(gold, probabilities)
-    print(format_table(rows))
+    leaks = post_leaks(minima, [r.threshold for r in rows])
+    print(format_table(rows, leaks))
+    print(leak_legend(leaks))
     if args.output:
-        write_curve_csv(rows, args.output)
+        write_curve_csv(rows, args.output, leaks)
     if args.plot:
         plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold)
     return EXIT_OK
@@ -486,19 +505,23 @@ def run_sweep(args) -> int:
 def run_crossval(args) -> int:
     from .files.corpora import load_labelled
     from .evaluation.crossval import cross_validate
-    from .evaluation.metrics import format_table, sweep, write_curve_csv
+    from .evaluation.metrics import (format_table, leak_legend, post_leaks, sweep,
+                                     write_curve_csv)
     from .model.tagger import DEFAULT_THRESHOLD
 
     if args.folds < 2:
         raise InputError("--folds must be at least 2")
     labelled = [item for path in args.corpus for item in load_labelled(path)]
-    gold, probabilities = cross_validate(labelled, args.folds, **_tagger_params(args))
+    gold, probabilities, minima = cross_validate(labelled, args.folds, posts=True,
+                                                 **_tagger_params(args))
     rows = sweep(gold, probabilities)
+    leaks = post_leaks(minima, [r.threshold for r in rows])
     print("%d-fold cross-validation (folds grouped by thread), %d tokens, %d names; "
           "default threshold %g" % (args.folds, len(gold), int(gold.sum()), DEFAULT_THRESHOLD))
-    print(format_table(rows))
+    print(format_table(rows, leaks))
+    print(leak_legend(leaks))
     if args.output:
-        write_curve_csv(rows, args.output)
+        write_curve_csv(rows, args.output, leaks)
     return EXIT_OK
 
 
@@ -526,6 +549,8 @@ FEATURE_GROUPS = [
     "and paragraph start/end", "tf-idf rank buckets per board and per user",
     "paragraph-border likelihood rank bucket", "mid-sentence capitalisation share in the dump",
     "census first-name share and surname rank crossed with Zipf level",
+    "place (by kind, cities by size) and organisation gazetteers",
+    "part of the post's own author field",
     "all non-positional features of tokens -2..+2",
 ]
 

@@ -6,11 +6,12 @@ output can be mapped back to the input (the presidio-analyzer / scrubadub conven
 ``source`` names the detector that found it, so no step has to guess where a span came
 from by its score.
 """
+import re
 from bisect import bisect_left
 from itertools import accumulate
-from typing import Iterable, List, NamedTuple, Sequence, Tuple
+from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from .kinds import placeholder
+from .kinds import PERSON_LABELS, placeholder
 
 # Detector names (``Span.source``).
 PATTERN = "pattern"      # e-mail, URL, phone, @handle: a regular expression
@@ -19,7 +20,6 @@ USERNAME = "username"    # the board's distinctive usernames
 SPACED = "spaced"        # spaced-out names (``R o b e r t``)
 DENY = "deny"            # the user's deny list
 MEMBER = "member"        # a board member's name from the person map (person modes)
-MENTION = "mention"      # adjacent name spans joined into one mention (person modes)
 GOLD = "gold"            # hand-tagged spans of an annotated corpus
 
 
@@ -99,12 +99,101 @@ def drop_inside(spans: Iterable[Span], regions: Sequence[Tuple[int, int]]) -> Li
 
 
 def replace_spans(text: str, spans: Iterable[Span]) -> str:
-    """``text`` with every span replaced by its kind's placeholder; the rest unchanged.
+    """``text`` with every mention replaced by its kind's placeholder; the rest unchanged.
 
-    Adjacent spans of one label (``Mary Jane`` as two NAME tokens) stay two placeholders,
-    so the number of removed tokens is visible to a reviewer.
+    Adjacent spans of one person (``Mary Jane`` as two NAME tokens) are one mention and one
+    placeholder (:func:`merge_mentions`).
     """
-    return stitch(text, ((span, placeholder(span.label)) for span in resolve_overlaps(spans)))
+    return stitch(text, ((span, placeholder(span.label))
+                         for span in merge_mentions(text, spans)))
+
+
+# -- mentions: adjacent person spans as one ----------------------------------------------
+# Horizontal whitespace (spaces, tabs, no-break and other Unicode spaces) and the invisible
+# format characters the tokenizer also splits on; a line break ends a mention ("Thanks
+# Kay\nMary wrote" is two people).
+_HSPACE = r"(?:[^\S\n\r\v\f\x1c-\x1e\x85\u2028\u2029]|[\u00ad\u200b-\u200d\u2060\ufeff])"
+_SPACE_GAP = re.compile(_HSPACE + r"{1,3}")                 # "Mary Jane"
+_INITIAL_GAP = re.compile(r"\." + _HSPACE + r"{0,3}")        # "David A. Foti", "J.R. Smith"
+_JOINER_GAP = re.compile(r"[-\u2010\u2011'\u2019]")          # "Mary-Jane", "D'Angelo" in pieces
+_USER_JOINER_GAP = re.compile(r"[-\u2010\u2011'\u2019.]")    # "mj.poe" tagged in pieces
+_LAST_WORD = re.compile(r"(\w+)\W*$")
+# Titles written with a dot before a name ("Dr. Osei", "Mrs. Smith"); not two-letter words
+# in general: "Thanks Jo. Mary wrote" ends a sentence.
+TITLE_ABBREVIATIONS = frozenset(
+    "dr mr mrs ms mx prof rev fr st sgt capt lt col".split())
+
+KeepApart = Callable[[str, Span, Span], bool]
+
+
+def adjacent(text: str, previous: Span, span: Span) -> bool:
+    """Whether two person spans in text order are parts of one mention, by what lies
+    between them:
+
+    - the same label (NAME and USER never join), NAME or USER (kinds.PERSON_LABELS);
+    - nothing (touching: ``Kay`` ``'s``, the dot of ``A.`` tagged on its own);
+    - a hyphen or apostrophe (``Mary-Jane``);
+    - NAME only: one to three spaces or tabs, no line break (``Mary Jane``; but ``Kay,
+      Mary`` and ``Kay\\nMary`` are two), or a dot and up to three spaces after a one-letter
+      initial or a title (``David A. Foti``, ``J. R. Smith``, ``Dr. Osei``; not after
+      other words, since ``Thanks Jo. Mary wrote`` ends a sentence);
+    - USER only: a dot (a username tagged in pieces); two usernames a space apart are two
+      people (``@kay @mary``).
+    """
+    if span.label != previous.label or span.label not in PERSON_LABELS:
+        return False
+    if previous.end > span.start:
+        return False
+    gap = text[previous.end:span.start]
+    if not gap:
+        return True
+    if span.label != "NAME":
+        return _USER_JOINER_GAP.fullmatch(gap) is not None
+    if _SPACE_GAP.fullmatch(gap) or _JOINER_GAP.fullmatch(gap):
+        return True
+    if _INITIAL_GAP.fullmatch(gap):
+        match = _LAST_WORD.search(text, previous.start, previous.end)
+        word = match.group(1) if match else ""
+        return (len(word) == 1 and word.isalpha()) or word.lower() in TITLE_ABBREVIATIONS
+    return False
+
+
+def mention_groups(text: str, spans: Iterable[Span],
+                   keep_apart: Optional[KeepApart] = None) -> List[Tuple[Span, ...]]:
+    """The spans (overlaps resolved, in text order) grouped into mentions: consecutive
+    person spans that are :func:`adjacent` form one group; every other span is a group of
+    its own. ``keep_apart(text, mention so far, span)`` may refuse a join the gap allows
+    (the person modes keep ``Ouch`` out of ``Ouch Hank``)."""
+    groups: List[List[Span]] = []
+    previous: Optional[Span] = None            # the current group joined
+    for span in resolve_overlaps(spans):
+        if (previous is not None and adjacent(text, groups[-1][-1], span)
+                and not (keep_apart is not None and keep_apart(text, previous, span))):
+            groups[-1].append(span)
+            previous = join(groups[-1])
+        else:
+            groups.append([span])
+            previous = span
+    return [tuple(group) for group in groups]
+
+
+def join(parts: Sequence[Span]) -> Span:
+    """One span over ``parts`` (in text order, one label): the highest probability, and the
+    ``source`` of the part that has it (the first on a tie). The parts themselves go to the
+    spans file as the mention's ``tokens``."""
+    if len(parts) == 1:
+        return parts[0]
+    best = max(parts, key=lambda part: part.score)      # max() keeps the first of equals
+    return Span(parts[0].label, parts[0].start, parts[-1].end, best.score, best.source)
+
+
+def merge_mentions(text: str, spans: Iterable[Span],
+                   keep_apart: Optional[KeepApart] = None) -> List[Span]:
+    """``spans`` with each mention of a person joined into one span (:func:`mention_groups`,
+    :func:`join`): ``Mary`` ``Jane`` -> ``Mary Jane``, ``David`` ``A`` ``Foti`` -> ``David A.
+    Foti`` (over the dot). Done on output only: the analyzer's spans, which evaluation
+    scores, stay one per token."""
+    return [join(group) for group in mention_groups(text, spans, keep_apart)]
 
 
 def stitch(text: str, replacements: Iterable[Tuple[Span, str]]) -> str:

@@ -168,7 +168,8 @@ def test_standard_chain_order():
     chain = Analyzer.build(FakeTagger([]), allow=["a"], deny=["b"]).detectors
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
-        "CrfDetector", "DrugFilter", "SpacedNameDetector", "AllowList", "DenyList"]
+        "CrfDetector", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
+        "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList"]
 
 
 def test_token_scores_for_evaluation():

@@ -212,6 +212,8 @@ def test_conll_custom_patterns(tmp_path):
     ("O", "O"), ("B-person", "NAME"), ("I-person", "NAME"), ("person", "NAME"),
     ("U-Person", "NAME"), ("B-user", "USER"), ("E-username", "USER"),
     ("B-location", "O"), ("B-corporation", "O"),
+    ("B-PER", "NAME"), ("I-PER", "NAME"), ("PER", "NAME"), ("B-LOC", "O"), ("B-ORG", "O"),
+    ("B-PERIOD", "O"),
 ])
 def test_conll_label(tag, label):
     assert conll_label(tag) == label
@@ -344,3 +346,40 @@ def test_atomic_output_into_missing_directory_is_an_input_error(tmp_path):
     with pytest.raises(InputError):
         with atomic_output(str(tmp_path / "no" / "such" / "out.jsonl")):
             pass
+
+
+# --- CoNLL tokens scored as typed text ------------------------------------------------------
+
+@pytest.mark.parametrize("tokens, text", [
+    (["Don", "'t", "go", "."], "Don't go."),
+    (["ca", "n't", "stop"], "can't stop"),
+    (["(", "see", ")", "here"], "(see) here"),
+    (["RT", "@", "md_addam", ":", "hi"], "RT @md_addam: hi"),
+    (["#", "tbt", "!", "!"], "#tbt!!"),
+    (["he", "said", '"', "hi", '"', "ok"], 'he said "hi" ok'),
+    (["should", "'", "ve", "Kay", "'", "s"], "should've Kay's"),
+    (["I", "'m", "fine", ",", "thanks"], "I'm fine, thanks"),
+])
+def test_detokenize(tokens, text):
+    from mmbdeid.files.corpora import detokenize
+    typed, offsets = detokenize(tokens)
+    assert typed == text
+    assert [typed[start:end] for start, end in offsets] == [
+        '"' if t == '"' else t for t in tokens]
+
+
+def test_conll_scored_as_typed_text(tmp_path):
+    from mmbdeid.files.corpora import load_labelled
+    path = write(tmp_path, "c.conll", "RT\tO\n@\tB-PER\nkay_b\tB-PER\n:\tO\nMary\tB-PER\n"
+                 "'s\tO\ncar\tO\n(\tO\nsee\tO\n)\tO\n@\tO\nAcme\tB-ORG\n")
+    [labelled] = load_labelled(path)
+    document = labelled.document
+    assert document.text == "RT @kay_b: Mary's car (see) @Acme"
+    assert dict(zip(document.tokens, labelled.labels)) == {
+        "RT": "O", "@kay_b": "USER", ":": "O", "Mary": "NAME", "'s": "O", "car": "O",
+        "(": "O", "see": "O", ")": "O", "@Acme": "USER"}
+
+
+def test_conll_empty_token_line_is_skipped(tmp_path):
+    [doc] = read_conll(write(tmp_path, "c.conll", "a\tO\n\tO\nb\tB-PER\n"))
+    assert doc.tokens == ["a", "b"] and doc.labels == ["O", "NAME"]

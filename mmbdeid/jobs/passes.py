@@ -23,8 +23,8 @@ from ..files.atomic import atomic_output, atomic_path, optional_output
 from ..files.posts import RecordWriter, read_posts
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
-from ..output.operators import OPERATORS
-from ..spans import Span
+from ..output.operators import OPERATORS, Replaced
+from ..spans import Span, join
 from .config import MAX_POST_CHARS, RunConfig
 from .local import chunked, count_chunk
 from .progress import Progress
@@ -173,11 +173,13 @@ def check_stats_source(stats: CorpusStats, scan: DumpScan, path: str) -> None:
 
 
 class PostResult(NamedTuple):
-    """A post after pass 2: its fields, spans, token count and (placeholder mode) text."""
+    """A post after pass 2: its fields, spans (one per detected token or phrase), token
+    count and, in placeholder mode, text and what each placeholder replaced (mentions)."""
     fields: dict
     spans: List[Span]
     tokens: int
     text: Optional[str]
+    replaced: Optional[List[Replaced]] = None
 
 
 @contextlib.contextmanager
@@ -211,7 +213,8 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
                                                      chunked(_reread(config))):
                 for fields, result in zip(chunk, results):
                     summary.tokens += result.tokens
-                    yield PostResult(fields, result.spans, result.tokens, result.text)
+                    yield PostResult(fields, result.spans, result.tokens, result.text,
+                                     result.replaced)
                 progress.update(len(chunk))
             progress.close()
 
@@ -258,12 +261,16 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
             with atomic_output(config.output) as out, \
                     optional_output(config.spans_path) as spans_out:
                 writer = _record_writer(out, config, summary)
+                operator = OPERATORS[config.mode]()
                 for post in detected:
-                    writer.write(dict(post.fields, text=post.text))
+                    record, replaced = ((dict(post.fields, text=post.text), post.replaced)
+                                        if post.replaced is not None     # the workers did it
+                                        else operator.rewrite(post.fields, post.spans))
+                    writer.write(record)
                     summary.posts += 1
-                    summary.removed.update(span.label for span in post.spans)
+                    summary.removed.update(r.span.label for r in replaced)
                     if spans_out is not None:
-                        spans_out.write(spans_line(post.fields["id"], post.spans))
+                        spans_out.write(spans_line(post.fields["id"], replaced))
     summary.seconds = time.monotonic() - started
     return summary
 
@@ -294,10 +301,9 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Su
                 record, linked = operator.rewrite(fields, spans)
                 writer.write(record)
                 summary.posts += 1
-                summary.removed.update(span.label for span, _ in linked)
+                summary.removed.update(r.span.label for r in linked)
                 if spans_out is not None:
-                    spans_out.write(spans_line(fields["id"], [s for s, _ in linked],
-                                               [p for _, p in linked]))
+                    spans_out.write(spans_line(fields["id"], linked))
                 progress.update(1)
         progress.close()
     summary.people = len(people)
@@ -330,17 +336,24 @@ REVIEW_FIELDS = ("string", "count", "mean_prob", "label")
 def review_dump(config: RunConfig, engine) -> Summary:
     """Passes 1-2, then every distinct string the model would remove (names and usernames,
     compared case-insensitively) with its count, mean probability and commonest label,
-    most frequent first, as CSV at ``config.output``."""
+    most frequent first, as CSV at ``config.output``.
+
+    A string is a mention as the person modes see it (:func:`~mmbdeid.people.linking.
+    name_groups`): ``Mary Jane`` and ``Arthur C. Clarke`` are one string, its probability
+    its highest token's, but a word that does not look like part of the name (``Dr``,
+    ``Ouch``, ``Thanks``) stays a string of its own, so it can be struck."""
+    from ..people.linking import name_groups
+
     started = time.monotonic()
     summary = Summary(verb="reviewed")
     found: Dict[str, list] = {}             # folded string -> [count, prob sum, labels, forms]
     with _detected(config, engine, summary, 2) as detected:
         for post in detected:
             summary.posts += 1
-            for span in post.spans:
-                if span.label not in PERSON_LABELS:
-                    continue
-                string = post.fields["text"][span.start:span.end]
+            text = post.fields["text"]
+            person_spans = [s for s in post.spans if s.label in PERSON_LABELS]
+            for span in map(join, name_groups(text, person_spans)):
+                string = text[span.start:span.end]
                 entry = found.setdefault(string.casefold(), [0, 0.0, Counter(), Counter()])
                 entry[0] += 1
                 entry[1] += span.score
@@ -365,13 +378,21 @@ def _record_writer(handle, config: RunConfig, summary: Summary) -> RecordWriter:
     return RecordWriter(handle, config.output_format)
 
 
-def spans_line(post_id, spans, people=None) -> str:
-    """One line of the standoff spans file: each span with the detector that found it
-    (``source``); in the person modes each name or username span also carries its
-    ``person``."""
-    entries = [{"start": s.start, "end": s.end, "label": s.label, "prob": round(s.score, 6),
-                "source": s.source} for s in spans]
-    for entry, person in zip(entries, people or ()):
+def spans_line(post_id, replaced: List[Replaced]) -> str:
+    """One line of the standoff spans file: one entry per replacement in the output (a
+    mention: ``Mary Jane`` is one), with the detector that found it (``source``) and, in
+    the person modes, the ``person`` of a name or username. An entry that joins several
+    detected spans lists them as ``tokens``, each with its own ``prob`` and ``source``
+    (the entry's are those of its most probable token), so every token's probability is
+    still in the file."""
+    entries = []
+    for span, person, parts in replaced:
+        entry = {"start": span.start, "end": span.end, "label": span.label,
+                 "prob": round(span.score, 6), "source": span.source}
         if person:
             entry["person"] = person
+        if len(parts) > 1:
+            entry["tokens"] = [{"start": p.start, "end": p.end, "prob": round(p.score, 6),
+                                "source": p.source} for p in parts]
+        entries.append(entry)
     return json.dumps({"id": post_id, "spans": entries}, ensure_ascii=False) + "\n"

@@ -17,7 +17,8 @@ import itertools
 import re
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .lexicon import WORDLISTS, load_first_name_shares, load_last_name_ranks, load_zipf
+from .lexicon import (WORDLISTS, load_first_name_shares, load_gazetteer, load_last_name_ranks,
+                      load_zipf)
 from .fuzzy import MultiListIndex, word_lists_index
 from .stats import term_of
 from .usernames import username_variants
@@ -121,6 +122,31 @@ def name_frequency_features(first_level: Optional[str], last_level: Optional[str
     if last_level:
         features["last_level"] = last_level
     features["name|zipf"] = "%s|%s|%s" % (first_level or "-", last_level or "-", zipf)
+    return features
+
+
+def gazetteer_features(place_kind: Optional[str], population: Optional[str],
+                       organisation: bool) -> Features:
+    """Negative evidence: the token is a place (by kind, cities by size) or a listed
+    organisation (``Calgary``, ``Madrid``, ``Chase``)."""
+    features: Features = {}
+    if place_kind:
+        features["place"] = place_kind
+        if place_kind == "city" and population and population.isdigit():
+            people = int(population)
+            features["place_size"] = ("1M+" if people >= 1_000_000 else "100k+"
+                                      if people >= 100_000 else "small")
+    if organisation:
+        features["organisation"] = 1.0
+    return features
+
+
+def author_features(is_first_name: bool) -> Features:
+    """The token is a part of the post's own author field (``David`` signing a post by
+    ``David A. Foti``); ``is_first_name``: that part is a census first name."""
+    features: Features = {"own_author": 1.0}
+    if is_first_name:
+        features["own_author_name"] = 1.0
     return features
 
 
@@ -231,6 +257,8 @@ def _atom_features(key: tuple) -> Features:
         return {"pattern": key[1]}
     if key[0] == "usernames":
         return username_features(key[1], key[2])
+    if key[0] == "author":
+        return author_features(key[1])
     kind, buckets = key                 # board or user rank buckets
     return {"%s:%s" % (kind, name): 1.0 for name in buckets}
 
@@ -322,6 +350,9 @@ class Featurizer:
         features.update(name_frequency_features(
             first_name_level(load_first_name_shares().get(lower)),
             last_name_level(load_last_name_ranks().get(lower)), features["zipf"]))
+        features.update(gazetteer_features(load_gazetteer("places").get(lower),
+                                           load_gazetteer("places", 2).get(lower),
+                                           lower in load_gazetteer("organisations")))
         term = term_of(lower)
         if self.stats is not None and term is not None:
             features.update(capitalisation_features(*self.stats.capitalisation(term)))
@@ -421,7 +452,9 @@ class Featurizer:
         ranked = tuple((kind, self.stats.ranks(kind, key)) for kind, key
                        in (("board", document.board), ("user", document.author))
                        if key and self.stats is not None)
-        return document.board, self._thread_variants(document), ranked
+        author_parts = (frozenset(p for p in username_variants(document.author) if len(p) >= 2)
+                        if document.author else frozenset())
+        return document.board, self._thread_variants(document), ranked, author_parts
 
     def _units(self, tokens: Sequence[str], patterns: Sequence[Optional[str]],
                context: tuple) -> List[Dict[int, CachedAttributes]]:
@@ -429,19 +462,21 @@ class Featurizer:
         membership, board and user rank buckets), or its pattern atom alone. Within a post
         a token's unit depends only on the token (and its pattern), so each is built once
         per call and shared by the token's occurrences."""
-        board, thread_variants, ranked = context
+        board, thread_variants, ranked, author_parts = context
         built: Dict[tuple, Dict[int, CachedAttributes]] = {}
         units: List[Dict[int, CachedAttributes]] = []
         for token, pattern in zip(tokens, patterns):
             unit = built.get((token, pattern))
             if unit is None:
                 unit = built[token, pattern] = self._unit(token, pattern, board,
-                                                          thread_variants, ranked)
+                                                          thread_variants, ranked,
+                                                          author_parts)
             units.append(unit)
         return units
 
     def _unit(self, token: str, pattern: Optional[str], board: str,
-              thread_variants: FrozenSet[str], ranked: tuple) -> Dict[int, CachedAttributes]:
+              thread_variants: FrozenSet[str], ranked: tuple,
+              author_parts: FrozenSet[str] = frozenset()) -> Dict[int, CachedAttributes]:
         if pattern:
             return self._atoms((("pattern", pattern),))
         entry = self._type_entry(token)
@@ -450,6 +485,8 @@ class Featurizer:
         in_thread = entry.lower in thread_variants
         if board_distance is not None or in_thread:
             keys.append(("usernames", board_distance, in_thread))
+        if entry.lower in author_parts:
+            keys.append(("author", entry.lower in load_first_name_shares()))
         if entry.term is not None:
             for kind, (ranks, size) in ranked:
                 buckets = rank_buckets(ranks.get(entry.term), size)

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_words",
              "medical_words", "drugs", "honorifics")
 
+# Lists of words to keep whatever the model says (mmbdeid.detect.medical, detect.titles):
+# medical eponyms (one entry may be a hyphenated compound or several words: "epstein-barr",
+# "lou gehrig"), the nouns after them, medical abbreviations, kinship words. Not in
+# WORDLISTS on purpose: that tuple drives the CRF features and the fuzzy index.
+KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship")
+
 _PACKAGE = "mmbdeid.lexicons"
 
 
@@ -51,12 +57,14 @@ def _nickname_rows() -> Iterator[tuple[str, list[str]]]:
 
 @functools.lru_cache(maxsize=None)
 def load_wordlist(name: str) -> frozenset[str]:
-    """The entries of a named membership list (see ``WORDLISTS``) as a frozenset.
+    """The entries of a named membership list (see ``WORDLISTS`` and ``KEEP_LISTS``) as a
+    frozenset.
 
     ``nicknames`` gives every name of the nickname file, canonical names included.
     """
-    if name not in WORDLISTS:
-        raise ValueError(f"unknown word list {name!r}; available: {', '.join(WORDLISTS)}")
+    if name not in WORDLISTS and name not in KEEP_LISTS:
+        raise ValueError(f"unknown word list {name!r}; available: "
+                         f"{', '.join(WORDLISTS + KEEP_LISTS)}")
     if name == "nicknames":
         return frozenset(n for canonical, nicks in _nickname_rows() for n in (canonical, *nicks))
     return frozenset(fields[0] for fields in _rows(f"{name}.txt"))
@@ -84,3 +92,22 @@ def load_last_name_ranks() -> dict[str, int]:
 def load_nickname_groups() -> dict[str, frozenset[str]]:
     """Canonical name -> its nicknames (``robert`` -> ``bob``, ``rob``, ...)."""
     return {canonical: frozenset(nicks) for canonical, nicks in _nickname_rows()}
+
+
+# Gazetteers: negative evidence for the name tagger (places, organisations). Not in
+# WORDLISTS on purpose: that tuple drives the CRF features and the fuzzy index.
+# Rows are ``entry<TAB>kind<TAB>extra`` (places: population; organisations: stock indices).
+GAZETTEERS = ("places", "organisations")
+
+
+@functools.lru_cache(maxsize=None)
+def load_gazetteer(name: str, column: int = 1) -> dict[str, str]:
+    """Entry -> a column of a named gazetteer (see ``GAZETTEERS``); column 1 is the kind.
+
+    ``load_gazetteer("places")["calgary"] == "city"``; ``load_gazetteer("places", 2)`` gives
+    the population. Multi-word entries are whole names (``new york``).
+    """
+    if name not in GAZETTEERS:
+        raise ValueError(f"unknown gazetteer {name!r}; available: {', '.join(GAZETTEERS)}")
+    return {fields[0]: fields[column] if len(fields) > column else ""
+            for fields in _rows(f"{name}.txt")}

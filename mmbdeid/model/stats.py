@@ -20,6 +20,13 @@ Memory stays flat as the dump grows: counts are gathered in :class:`PartialCount
 chunk of posts, mergeable, so workers and Dask partitions can each build one), added to
 SQLite by :class:`StatsBuilder` whenever they grow large, and ranked there with SQL window
 functions.  :class:`CorpusStats` reads the finished store with bounded caches.
+
+A small input (a single post, a short file) makes thin statistics: every term of a one-line
+post opens or closes its paragraph, one board has no other board to take an idf from.  The
+store then also keeps what :mod:`mmbdeid.model.reference` needs to answer from the shipped
+reference statistics instead (see there): the raw term counts of every board with fewer than
+``THIN_BOARD_TOKENS`` tokens and, when there are fewer than ``THIN_USER_POPULATION`` users,
+of every user; and, below ``THIN_DUMP_TOKENS`` tokens in all, every term's counts.
 """
 import hashlib
 import itertools
@@ -42,6 +49,11 @@ SCHEMA_VERSION = "3"
 # A token after one of these (or at a paragraph start) opens a sentence: its capital says
 # nothing about it being a name.
 SENTENCE_OPENERS = frozenset(".!?:;\"“”()[]…-–—*•>")
+# What the store keeps for combining with the reference statistics (module reference, whose
+# docstring explains the combination and these values).
+THIN_BOARD_TOKENS = 20_000    # a smaller board's raw term counts are kept
+THIN_USER_POPULATION = 100    # with fewer users, every user's raw term counts are kept
+THIN_DUMP_TOKENS = 20_000     # a smaller dump keeps every term's counts (not only mid > 0)
 FLUSH_ENTRIES = 300_000       # counts held in memory before they are added to SQLite
 CACHE_ENTRIES = 200_000       # per lookup cache of CorpusStats
 _TERMS_PER_QUERY = 500        # well below SQLite's limit on query parameters
@@ -199,12 +211,16 @@ class StatsBuilder:
             n_border = connection.execute("SELECT COUNT(*) FROM border_rank").fetchone()[0]
             keep = max(TOP_KEEP_MIN, int(n_border * TOP_KEEP_SHARE))
             connection.execute("DELETE FROM border_rank WHERE rank >= ?", (keep,))
-            connection.execute("DELETE FROM term WHERE mid = 0")
+            thin = _keep_thin_counts(connection)
+            if not thin["all_terms"]:
+                connection.execute("DELETE FROM term WHERE mid = 0")
             connection.execute("DROP TABLE board_term")
             connection.execute("DROP TABLE user_term")
             connection.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("schema", SCHEMA_VERSION), ("posts", str(self.n_posts)),
-                ("border_terms", str(n_border))] + sorted(self.source.items()))
+                ("border_terms", str(n_border))]
+                + [("thin_" + key, str(int(value))) for key, value in sorted(thin.items())]
+                + sorted(self.source.items()))
         return CorpusStats(connection)
 
 
@@ -217,6 +233,9 @@ class CorpusStats:
         self.n_posts = int(meta["posts"])
         self.source = {key: value for key, value in meta.items() if key in SOURCE_KEYS}
         self.n_border_terms_ = int(meta["border_terms"])
+        # what was kept for combining with the reference (absent in stores of older code)
+        self.thin = {key[5:]: int(value) for key, value in meta.items()
+                     if key.startswith("thin_")}
         self.doc_sizes_ = {"board": {}, "user": {}}
         for kind, doc, size in connection.execute("SELECT kind, doc, size FROM doc_size "
                                                   "WHERE kind = 'board'"):
@@ -309,6 +328,29 @@ class CorpusStats:
             self._terms.put(term, entry)
         return entry
 
+    # -- raw counts of thin inputs (module reference) ----------------------------------
+    def doc_counts(self, kind: str, document: str) -> Optional[Dict[str, int]]:
+        """term -> count of a board's or user's document if the store kept them (a thin
+        board; every user when there are few), else None."""
+        if not self.thin.get("board_tokens_below" if kind == "board" else "users_kept"):
+            return None
+        rows = self.connection.execute(
+            "SELECT term, n FROM doc_term WHERE kind = ? AND doc = ?", (kind, document))
+        counts = dict(rows)
+        if not counts and kind == "board":
+            # a thick board (or one never seen): only thin boards are kept
+            return None
+        return counts
+
+    def term_counts(self) -> Optional[Dict[str, Tuple[int, int, int, int]]]:
+        """term -> (count, border, mid-sentence, capitalised) of every term of a thin dump
+        (the store keeps them all below THIN_DUMP_TOKENS tokens), else None."""
+        if not self.thin.get("all_terms"):
+            return None
+        return {term: (n, border, mid, capitalised) for term, n, border, mid, capitalised
+                in self.connection.execute("SELECT term, n, border, mid, capitalised "
+                                           "FROM term")}
+
     def users_by_board(self) -> Dict[str, FrozenSet[str]]:
         """Every board's usernames (the author field)."""
         boards: Dict[str, set] = {}
@@ -390,6 +432,27 @@ def _rank_documents(connection, kind: str) -> None:
                        (kind, n_documents, TOP_KEEP_MIN, TOP_KEEP_SHARE))
     connection.execute("DROP TABLE temp.df")
     connection.execute("DROP TABLE temp.doc")
+
+
+def _keep_thin_counts(connection) -> Dict[str, int]:
+    """Keep the raw counts the reference combination needs (``doc_term``) before the
+    per-document counts are dropped: every board with fewer than THIN_BOARD_TOKENS tokens,
+    and every user when there are fewer than THIN_USER_POPULATION users. Returns what was
+    kept, as meta rows: ``thin_board_tokens_below`` (the limit used), ``thin_users_kept``,
+    ``thin_all_terms`` (the term table keeps every term: fewer than THIN_DUMP_TOKENS)."""
+    connection.execute("CREATE TABLE IF NOT EXISTS doc_term (kind TEXT, doc TEXT, term TEXT, "
+                       "n INTEGER, PRIMARY KEY (kind, doc, term)) WITHOUT ROWID")
+    connection.execute("""
+        INSERT INTO doc_term SELECT 'board', doc, term, n FROM board_term WHERE doc IN (
+            SELECT doc FROM board_term GROUP BY doc HAVING SUM(n) < ?)""",
+                       (THIN_BOARD_TOKENS,))
+    n_users = connection.execute("SELECT COUNT(DISTINCT doc) FROM user_term").fetchone()[0]
+    users_kept = n_users < THIN_USER_POPULATION
+    if users_kept:
+        connection.execute("INSERT INTO doc_term SELECT 'user', doc, term, n FROM user_term")
+    tokens = connection.execute("SELECT COALESCE(SUM(n), 0) FROM term").fetchone()[0]
+    return {"board_tokens_below": THIN_BOARD_TOKENS, "users_kept": users_kept,
+            "all_terms": tokens < THIN_DUMP_TOKENS, "tokens": tokens, "users": n_users}
 
 
 def _create_count_tables(connection) -> None:

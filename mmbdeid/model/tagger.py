@@ -17,10 +17,11 @@ import zlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import pycrfsuite
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 
 from ..errors import InputError
 from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
+from .context import ContextTable, context_items
 from .features import Featurizer
 from ..files.atomic import atomic_path
 
@@ -30,7 +31,10 @@ DEFAULT_THRESHOLD = 0.05
 MODEL_FORMAT = "mmbdeid-model/1"
 # The hyperparameters a model file keeps under "params" (every parameter but metadata).
 HYPERPARAMETERS = ("c1", "c2", "max_iterations", "all_possible_transitions", "threshold",
-                   "window", "lowercase_share", "random_state")
+                   "window", "lowercase_share", "random_state", "second_stage", "context_folds")
+# Parameters added after models were first saved: a model file without them has these
+# values (a one-stage model, as every model was before the second stage existed).
+LATER_HYPERPARAMETERS = {"second_stage": False, "context_folds": 5}
 # Metadata keys that fit learns: key in the saved metadata -> attribute of the tagger.
 LEARNED_METADATA = (("hyperparameters", "hyperparameters_"),
                     ("training_tokens", "training_tokens_"),
@@ -41,6 +45,11 @@ MAX_META_BYTES = 10 * 2 ** 20
 MAX_CRFSUITE_BYTES = 200 * 2 ** 20
 MAX_ZIP_DIRECTORY_BYTES = 2 ** 20     # a model file has two members: some 200 bytes
 MAX_WINDOW = 10                       # tokens each side; the feature count grows with it
+MAX_CONTEXT_FOLDS = 20
+CONTEXT_MEMBER = "context.crfsuite"     # the second stage, in a two-stage model file
+# The second stage has few features: light regularisation.
+CONTEXT_C1 = 0.1
+CONTEXT_C2 = 0.1
 
 
 class NameTagger(BaseEstimator):
@@ -54,6 +63,11 @@ class NameTagger(BaseEstimator):
     The defaults (strong regularisation, which softens the marginals towards recall at a
     low threshold) were chosen on the WNUT17 development sweep; see the README.
 
+    ``second_stage``: also learn a second CRF over the first one's marginals pooled by
+    token type in the post, thread, author's posts and board (``model/context.py``),
+    trained on first-stage scores cross-validated in ``context_folds`` folds (grouped by
+    thread), so it learns how far to trust them on text the first stage has not seen.
+
     ``metadata`` is the training job's description of the model (data, version, how the
     threshold was chosen); it is saved with the model. ``fit`` neither reads nor changes
     it nor the threshold: the job sets both with ``set_params``. ``metadata_`` is the
@@ -64,6 +78,7 @@ class NameTagger(BaseEstimator):
     def __init__(self, c1: float = 0.5, c2: float = 2.0, max_iterations: int = 200,
                  all_possible_transitions: bool = True, threshold: float = DEFAULT_THRESHOLD,
                  window: int = 2, lowercase_share: float = 0.3, random_state: int = 0,
+                 second_stage: bool = False, context_folds: int = 5,
                  metadata: Optional[dict] = None):
         self.c1 = c1
         self.c2 = c2
@@ -73,6 +88,8 @@ class NameTagger(BaseEstimator):
         self.window = window
         self.lowercase_share = lowercase_share
         self.random_state = random_state
+        self.second_stage = second_stage
+        self.context_folds = context_folds
         self.metadata = metadata
 
     def _hyperparameters(self) -> Dict[str, object]:
@@ -81,36 +98,67 @@ class NameTagger(BaseEstimator):
 
     # -- learning -------------------------------------------------------------------
     def fit(self, documents: Sequence, labels: Sequence[Sequence[str]],
-            stats=None) -> "NameTagger":
-        import sklearn_crfsuite  # imported here: only training needs it
-
-        featurizer = Featurizer(stats, window=self.window)
-        documents, labels = _with_lowercase_copies(documents, labels, self.lowercase_share,
-                                                   self.random_state)
-        X = [featurizer.document_items(d) for d in documents]
-        y = [list(seq) for seq in labels]
-        for document, seq in zip(documents, y):
+            stats=None, groups: Optional[Sequence] = None) -> "NameTagger":
+        """Learn the first stage from ``documents`` (with ``stats``, their corpus
+        statistics) and ``labels``, and with ``second_stage`` the second. ``groups``: the
+        cross-validation group of each document (default: its board and thread when it
+        has a thread, else the document alone)."""
+        for document, seq in zip(documents, labels):
             if len(seq) != len(document):
                 raise ValueError("labels and tokens differ in length")
             unknown = set(seq) - set(LABELS)
             if unknown:
                 raise ValueError("unknown labels %s; expected %s" % (sorted(unknown), LABELS))
-        crf = sklearn_crfsuite.CRF(algorithm="lbfgs", c1=self.c1, c2=self.c2,
-                                   max_iterations=self.max_iterations,
-                                   all_possible_transitions=self.all_possible_transitions)
-        crf.fit(X, y)
-        with open(crf.modelfile.name, "rb") as handle:
-            self.model_bytes_ = handle.read()
-        self.classes_ = list(crf.classes_)
+        featurizer = Featurizer(stats, window=self.window)
+        copies, copy_labels = _with_lowercase_copies(documents, labels, self.lowercase_share,
+                                                     self.random_state)
+        y = [list(seq) for seq in copy_labels]
+        self.model_bytes_, self.classes_ = _train_crf(
+            (featurizer.document_items(d) for d in copies), y, self.c1, self.c2,
+            self.max_iterations, self.all_possible_transitions)
+        self.context_bytes_ = None
+        self._reset()
+        if self.second_stage:
+            scores = self._cross_validated_scores(documents, labels, stats, groups)
+            table = ContextTable.of(documents, scores)
+            self.context_bytes_, _ = _train_crf(
+                (context_items(d, s, table, i) for i, (d, s) in enumerate(zip(documents,
+                                                                              scores))),
+                [list(seq) for seq in labels], CONTEXT_C1, CONTEXT_C2, self.max_iterations,
+                self.all_possible_transitions)
         # The hyperparameters the model was trained with (the threshold the job sets
         # afterwards is in the parameters and in the job's metadata).
         self.hyperparameters_ = self._hyperparameters()
         self.training_tokens_ = sum(len(seq) for seq in y)
         self.training_documents_ = len(y)
+        return self
+
+    def _reset(self) -> None:
         self._tagger = None
+        self._context_tagger = None
         self._known_labels = None
         self._known_attributes = None
-        return self
+
+    def _cross_validated_scores(self, documents, labels, stats, groups) -> List[list]:
+        """First-stage (P(NAME), P(USER)) of every document from a model that did not
+        see it: the second stage must learn from scores like those of new text, not from
+        the over-confident scores of the training data."""
+        if groups is None:
+            groups = [(d.board, d.thread) if d.thread else ("", "#%d" % i)
+                      for i, d in enumerate(documents)]
+        folds = _fold_of_groups(groups, self.context_folds, self.random_state)
+        scores: List[list] = [[] for _ in documents]
+        for fold in range(self.context_folds):
+            inside = [i for i, f in enumerate(folds) if f != fold]
+            outside = [i for i, f in enumerate(folds) if f == fold]
+            if not outside:
+                continue
+            first = clone(self).set_params(second_stage=False, metadata=None)
+            first.fit([documents[i] for i in inside], [labels[i] for i in inside], stats)
+            featurizer = first.featurizer(stats)
+            for i in outside:
+                scores[i] = first.name_marginals(featurizer.document_items(documents[i]))
+        return scores
 
     @property
     def metadata_(self) -> dict:
@@ -159,6 +207,39 @@ class NameTagger(BaseEstimator):
         return [(marginal("NAME", i) if name else 0.0, marginal("USER", i) if user else 0.0)
                 for i in range(len(items))]
 
+    @property
+    def has_second_stage(self) -> bool:
+        return getattr(self, "context_bytes_", None) is not None
+
+    def context_marginals(self, items: List[List[str]]) -> List[tuple]:
+        """(P(NAME), P(USER)) per token from the second stage, for its items
+        (``model.context.context_items``)."""
+        if not items:
+            return []
+        tagger = getattr(self, "_context_tagger", None)
+        if tagger is None:
+            tagger = pycrfsuite.Tagger()
+            tagger.open_inmemory(self.context_bytes_)
+            self._context_tagger = tagger
+            self._context_labels = frozenset(tagger.labels())
+        tagger.set(items)
+        marginal = tagger.marginal
+        name, user = "NAME" in self._context_labels, "USER" in self._context_labels
+        return [(marginal("NAME", i) if name else 0.0, marginal("USER", i) if user else 0.0)
+                for i in range(len(items))]
+
+    def two_stage_marginals(self, documents: Sequence, stats=None) -> List[List[tuple]]:
+        """(P(NAME), P(USER)) per token of each document: the first stage's, and with a
+        second stage, the second's over the first's pooled across ``documents`` (taken
+        as one corpus: its threads, authors and boards)."""
+        featurizer = self.featurizer(stats)
+        first = [self.name_marginals(featurizer.document_items(d)) for d in documents]
+        if not self.has_second_stage:
+            return first
+        table = ContextTable.of(documents, first)
+        return [self.context_marginals(context_items(d, s, table, i))
+                for i, (d, s) in enumerate(zip(documents, first))]
+
     def known_attributes(self) -> frozenset:
         """The attributes the model has a weight for (with L1 regularisation, a small part
         of those the features produce; the rest cannot change a marginal). crfsuite saves
@@ -185,8 +266,9 @@ class NameTagger(BaseEstimator):
         return self._known_labels
 
     def predict_marginals(self, documents: Sequence, stats=None) -> List[List[Dict[str, float]]]:
-        featurizer = self.featurizer(stats)
-        return [self.marginals_from_items(featurizer.document_items(d)) for d in documents]
+        return [[{"NAME": p_name, "USER": p_user, "O": max(0.0, 1.0 - p_name - p_user)}
+                 for p_name, p_user in document]
+                for document in self.two_stage_marginals(documents, stats)]
 
     def predict_name_proba(self, documents: Sequence, stats=None) -> List[List[float]]:
         """P(NAME) + P(USER) per token."""
@@ -205,6 +287,8 @@ class NameTagger(BaseEstimator):
         state.pop("_tagger", None)
         state.pop("_known_labels", None)
         state.pop("_known_attributes", None)
+        state.pop("_context_tagger", None)
+        state.pop("_context_labels", None)
         return state
 
     def __setstate__(self, state):
@@ -226,6 +310,8 @@ class NameTagger(BaseEstimator):
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr("model.crfsuite", self.model_bytes_)
+            if self.has_second_stage:
+                archive.writestr(CONTEXT_MEMBER, self.context_bytes_)
             archive.writestr("meta.json", json.dumps(meta, indent=2, sort_keys=True))
         with atomic_path(path) as temporary, open(temporary, "wb") as handle:
             handle.write(buffer.getvalue())
@@ -237,7 +323,7 @@ class NameTagger(BaseEstimator):
         parameter unknown, missing, of the wrong type or out of range, classes that are
         not the name labels, crfsuite bytes that crfsuite could not read safely) is an
         ``InputError`` naming the file, never a crash, a traceback or a huge allocation."""
-        meta_bytes, model_bytes = _read_model_file(path)
+        meta_bytes, model_bytes, context_bytes = _read_model_file(path)
         params, classes, metadata = _check_meta(meta_bytes, path)
         try:
             summary = check_model_bytes(model_bytes)
@@ -246,6 +332,14 @@ class NameTagger(BaseEstimator):
         if sorted(summary.labels) != sorted(classes):
             raise InputError("the crfsuite model's labels %s are not the classes %s"
                              % (_short(summary.labels), _short(classes)), path)
+        if context_bytes is not None:
+            try:
+                context_summary = check_model_bytes(context_bytes)
+            except CrfsuiteFormatError as error:
+                raise InputError("corrupt second-stage crfsuite model (%s)" % error, path)
+            if not set(context_summary.labels) <= set(LABELS):
+                raise InputError("the second stage's labels %s are not name labels"
+                                 % _short(context_summary.labels), path)
         # A window smaller than the one the model was trained with would silently drop
         # the features beyond it (the featurizer prefixes them "%+d:" by offset).
         beyond = "|".join(str(d) for d in range(params["window"] + 1, MAX_WINDOW + 2))
@@ -257,10 +351,13 @@ class NameTagger(BaseEstimator):
         metadata = _split_metadata(learned, metadata)
         tagger = cls(**params, metadata=metadata)
         tagger.model_bytes_ = model_bytes
+        tagger.context_bytes_ = context_bytes
         tagger.classes_ = classes
         tagger.__dict__.update(learned)
         try:
             tagger._crf_tagger()
+            if context_bytes is not None:
+                tagger.context_marginals([["bias"]])
         except Exception as error:  # crfsuite refuses a corrupt model with a bare error
             raise InputError("corrupt crfsuite model (%s)" % error, path)
         return tagger
@@ -292,6 +389,9 @@ _PARAM_RULES = {
                "an integer from 0 to %d" % MAX_WINDOW),
     "lowercase_share": (lambda v: _is_finite(v) and 0 <= v <= 1, "a number from 0 to 1"),
     "random_state": (_is_int, "an integer"),
+    "second_stage": (lambda v: isinstance(v, bool), "true or false"),
+    "context_folds": (lambda v: _is_int(v) and 2 <= v <= MAX_CONTEXT_FOLDS,
+                      "an integer from 2 to %d" % MAX_CONTEXT_FOLDS),
 }
 assert set(_PARAM_RULES) == set(HYPERPARAMETERS)
 
@@ -324,15 +424,19 @@ class _CappedReads:
         return getattr(self.handle, name)
 
 
-def _read_model_file(path: str) -> Tuple[bytes, bytes]:
-    """The bytes of meta.json and model.crfsuite, each read only up to its cap."""
+def _read_model_file(path: str) -> Tuple[bytes, bytes, Optional[bytes]]:
+    """The bytes of meta.json, model.crfsuite and the second stage's crfsuite model (None
+    in a one-stage model), each read only up to its cap."""
     try:
         with open(path, "rb") as handle:
             capped = _CappedReads(handle, MAX_ZIP_DIRECTORY_BYTES)
             with zipfile.ZipFile(capped) as archive:
                 capped.cap = None
+                context = (_read_member(archive, CONTEXT_MEMBER, MAX_CRFSUITE_BYTES, path)
+                           if CONTEXT_MEMBER in archive.namelist() else None)
                 return (_read_member(archive, "meta.json", MAX_META_BYTES, path),
-                        _read_member(archive, "model.crfsuite", MAX_CRFSUITE_BYTES, path))
+                        _read_member(archive, "model.crfsuite", MAX_CRFSUITE_BYTES, path),
+                        context)
     except FileNotFoundError:
         raise InputError("model file not found", path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError, OSError, EOFError,
@@ -385,6 +489,7 @@ def _check_meta(meta_bytes: bytes, path: str) -> Tuple[dict, list, Optional[dict
     unknown = sorted(set(params) - set(HYPERPARAMETERS))
     if unknown:
         raise InputError("unknown model parameters %s" % _short(unknown), path)
+    params = {**LATER_HYPERPARAMETERS, **params}
     missing = [name for name in HYPERPARAMETERS if name not in params]
     if missing:
         raise InputError("missing model parameters %s" % ", ".join(missing), path)
@@ -438,3 +543,24 @@ def name_label(marginals: Dict[str, float], threshold: float) -> str:
 def default_model_path() -> str:
     from importlib import resources
     return str(resources.files("mmbdeid.models").joinpath("default.mmbdeid"))
+
+
+def _train_crf(items, labels: List[List[str]], c1: float, c2: float, max_iterations: int,
+               all_possible_transitions: bool) -> Tuple[bytes, List[str]]:
+    """crfsuite model bytes and classes learned from items and labels."""
+    import sklearn_crfsuite  # imported here: only training needs it
+
+    crf = sklearn_crfsuite.CRF(algorithm="lbfgs", c1=c1, c2=c2, max_iterations=max_iterations,
+                               all_possible_transitions=all_possible_transitions)
+    crf.fit(list(items), labels)
+    with open(crf.modelfile.name, "rb") as handle:
+        return handle.read(), list(crf.classes_)
+
+
+def _fold_of_groups(groups: Sequence, folds: int, seed: int) -> List[int]:
+    """A fold per document: groups shuffled with ``seed``, then dealt round-robin, so
+    the posts of one thread never sit on both sides of a split."""
+    distinct = sorted(set(groups), key=repr)
+    random.Random(seed).shuffle(distinct)
+    fold_of = {group: i % folds for i, group in enumerate(distinct)}
+    return [fold_of[group] for group in groups]

@@ -1,6 +1,11 @@
 """Output operators: what a removed identifier becomes. One class per output mode, with one
-signature (``rewrite(fields, spans) -> (record, [(span, person id)])``), registered by name
-in :data:`OPERATORS`; the command line's ``--mode`` choices come from that registry.
+signature (``rewrite(fields, spans) -> (record, [Replaced])``), registered by name in
+:data:`OPERATORS`; the command line's ``--mode`` choices come from that registry.
+
+Every mode replaces *mentions*, not tokens: adjacent name tokens (``Mary Jane``, ``David A.
+Foti``) are one span, one placeholder, one person (:func:`mmbdeid.spans.merge_mentions`).
+Each :class:`Replaced` keeps the detected spans it joins (``parts``), so the spans file can
+still give every token's probability.
 
 - ``placeholder``: ``[NAME]``, ``[USER]``, ``[EMAIL]``, ... (per post: no linking needed);
 - ``pseudonym``: one identifier per person across the dump (``[U12]``), the post's
@@ -16,16 +21,25 @@ model missed once is still replaced), then grouped into mentions and linked to p
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type
+from typing import (Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
+                    Type)
 
 from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..model.lexicon import load_wordlist
 from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
 from ..people.personmap import PersonMap
-from ..spans import MEMBER, MENTION, Span, add_spans, drop_inside, replace_spans, stitch
+from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
 from ..text.terms import TermMatcher
 
-Linked = List[Tuple[Span, str]]     # each output span with its person id ("" for none)
+
+class Replaced(NamedTuple):
+    """What one replacement in the output stands for."""
+    span: Span                  # the mention (or pattern identifier) replaced
+    person: str                 # its person id in the person modes, else ""
+    parts: Tuple[Span, ...]     # the detected spans it joins, in text order (one: itself)
+
+
+Linked = List[Replaced]
 
 
 class Operator:
@@ -43,8 +57,11 @@ class PlaceholderOperator(Operator):
     name = "placeholder"
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
-        return (dict(fields, text=replace_spans(fields["text"], spans)),
-                [(span, "") for span in spans])
+        text = fields["text"]
+        replaced = [Replaced(join(parts), "", parts) for parts in mention_groups(text, spans)]
+        return (dict(fields, text=stitch(text, ((r.span, placeholder(r.span.label))
+                                                for r in replaced))),
+                replaced)
 
 
 class PersonOperator(Operator):
@@ -68,22 +85,22 @@ class PersonOperator(Operator):
         if self.allow is not None:
             spans = drop_inside(spans, [(start, end) for start, end, _
                                         in self.allow.finditer(text)])
-        replaced: List[Tuple[Span, str, str]] = []
+        replaced: List[Tuple[Replaced, str]] = []         # (what, its replacement)
         for mention in mentions_of(text, spans):
             person_id = self.resolver.resolve(mention, fields)
-            span = Span(mention.label, mention.start, mention.end, 1.0, MENTION)
-            replaced.append((span, person_id, self.person_value(person_id, mention.label,
-                                                                mention.text)))
+            replaced.append((Replaced(join(mention.parts), person_id, mention.parts),
+                             self.person_value(person_id, mention.label, mention.text)))
         for span in spans:
             if span.label not in PERSON_LABELS:
-                replaced.append((span, "", self.other_value(span, text[span.start:span.end])))
-        replaced.sort(key=lambda item: item[0].start)
-        record = dict(fields, text=stitch(text, ((s, v) for s, _, v in replaced)))
+                replaced.append((Replaced(span, "", (span,)),
+                                 self.other_value(span, text[span.start:span.end])))
+        replaced.sort(key=lambda item: item[0].span.start)
+        record = dict(fields, text=stitch(text, ((r.span, v) for r, v in replaced)))
         author = fields.get("author")
         if author not in (None, ""):
             person_id = self.resolver.author(str(author))
             record["author"] = self.person_value(person_id, "AUTHOR", str(author))
-        return record, [(s, p) for s, p, _ in replaced]
+        return record, [r for r, _ in replaced]
 
     def person_value(self, person_id: str, label: str, original: str) -> str:
         """What a mention of a person (or, label ``AUTHOR``, the author field) becomes."""

@@ -5,7 +5,8 @@ Learning Analytics of Online Discussions").
 A pseudonym is only useful if it follows a person. The model finds name and username
 spans; this module turns them into *mentions* and links each mention to one person:
 
-- adjacent name tokens are one mention (``Mary Jane``, ``Arthur C. Clarke``);
+- adjacent name tokens are one mention (``Mary Jane``, ``Arthur C. Clarke``), as in every
+  output (:func:`mmbdeid.spans.adjacent`), if they also look like one name;
 - a name in a greeting (``Hi Arhtur``, ``Jess, welcome``) is evidence for the author of the
   post replied to (``parent``), a name in a sign-off (``Thanks Mary Jane``) for the post's
   own author; a username mention is its user;
@@ -34,7 +35,7 @@ import jellyfish
 from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from .personmap import Person, PersonMap, name_key
 from ..kinds import PERSON_LABELS
-from ..spans import MENTION, Span
+from ..spans import Span, join, mention_groups
 from ..model.usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
@@ -43,10 +44,6 @@ VERY_COMMON_ZIPF = 5.0      # "love", "will", "may": too common to join a name
 USERNAME_PREFIX_MIN = 4
 MISPLACED_REPLY_RATIO = 3   # a once-seen link loses to a name seen this often for another
 
-# Between two name tokens of one name: spaces, the dot of an initial ("C. Clarke"), a
-# hyphen ("Mary-Jane"), or nothing (the model tagged the dot itself).
-_NAME_GAP = re.compile(r"^(?:[ \t]{1,2}|-|)$")
-_INITIAL_GAP = re.compile(r"^\.?[ \t]{0,2}$")
 # Greeting and closing words: the model at a recall-first threshold sometimes tags them
 # ("Hello MJ"), but they never name a person, so they are not mentions.
 GREETING_WORDS = frozenset(
@@ -90,6 +87,7 @@ class Mention(NamedTuple):
     text: str
     label: str      # NAME or USER
     role: str       # "addressee", "author" or "" (anyone)
+    parts: Tuple[Span, ...] = ()    # the detected spans it joins, in text order
 
 
 class DuplicateName(NamedTuple):
@@ -113,37 +111,47 @@ class DuplicateName(NamedTuple):
 
 # -- mentions --------------------------------------------------------------------------
 def merge_name_spans(text: str, spans: Iterable[Span]) -> List[Span]:
-    """Adjacent NAME spans joined into one (``Mary`` ``Jane`` -> ``Mary Jane``, ``Arthur C.
-    Clarke``), unless the case differs (``Kristen btw``) or one is an ordinary word the
-    model tagged for its position (``Ouch Hank``, ``Sue I``)."""
-    merged: List[Span] = []
-    for span in sorted(spans, key=lambda s: s.start):
-        previous = merged[-1] if merged else None
-        if previous is not None and _joins(text, previous, span):
-            merged[-1] = Span("NAME", previous.start, span.end, max(previous.score, span.score),
-                              MENTION)
-        else:
-            merged.append(span)
-    return merged
+    """Adjacent name spans joined into one (``Mary`` ``Jane`` -> ``Mary Jane``, ``Arthur C.
+    Clarke``): :func:`name_groups`, each joined."""
+    return [join(group) for group in name_groups(text, spans)]
 
 
-def _joins(text: str, previous: Span, span: Span) -> bool:
-    if span.label != "NAME" or previous.label != "NAME":
-        return False
-    gap = text[previous.end:span.start]
-    last_word = text[previous.start:previous.end].split()[-1]
+def name_groups(text: str, spans: Iterable[Span]) -> List[Tuple[Span, ...]]:
+    """The spans grouped into the mentions of people: the gaps allowed between the parts
+    of one mention are those of every output (:func:`mmbdeid.spans.adjacent`), and the
+    parts must also look like one name (:func:`keep_apart`), since the name is what links
+    the mention to a person. A mention does not end with punctuation tagged on its own
+    (``Linda`` ``.`` ending a sentence): that stays a span of its own."""
+    groups: List[Tuple[Span, ...]] = []
+    for group in mention_groups(text, spans, keep_apart):
+        end = len(group)
+        while end > 1 and not _WORD.search(text, group[end - 1].start, group[end - 1].end):
+            end -= 1
+        groups.append(group[:end])
+        groups.extend((part,) for part in group[end:])
+    return groups
+
+
+def keep_apart(text: str, previous: Span, span: Span) -> bool:
+    """Whether two adjacent person spans are still two names: the case differs (``Kristen
+    btw``), one is an ordinary word the model tagged for its position (``Ouch Hank``;
+    not next to an initial: ``David A. Foti``) or a word that is never a name (``Dr``,
+    ``Thanks``, ``I``). The dot of ``C.`` tagged on its own joins."""
     word = text[span.start:span.end]
-    if not (_NAME_GAP.fullmatch(gap) or (_is_initial(last_word) and _INITIAL_GAP.fullmatch(gap))):
-        return False
     if not _WORD.search(word):
-        return True                                  # the dot of "C." tagged on its own
-    if last_word[:1].isupper() != word[:1].isupper():
         return False
-    return not (_ordinary_word(last_word) or _ordinary_word(word))
+    last_word = text[previous.start:previous.end].split()[-1]
+    if _never_a_name(last_word) or _never_a_name(word):
+        return True
+    if last_word[:1].isupper() != word[:1].isupper():
+        return True
+    if _is_initial(last_word) or _is_initial(word):
+        return False                    # "David A. Foti": an initial makes it a name
+    return _ordinary_word(last_word) or _ordinary_word(word)
 
 
 def _is_initial(word: str) -> bool:
-    return len(word.rstrip(".")) == 1 and word[:1].isupper()
+    return len(word.rstrip(".")) == 1 and word[:1].isalpha()
 
 
 def _ordinary_word(word: str) -> bool:
@@ -187,7 +195,8 @@ def mention_role(text: str, start: int, end: int) -> str:
         return "addressee"
     previous_words = _WORD.findall(before)
     if (previous_words and previous_words[-1].lower() not in _NOT_VOCATIVE_BEFORE
-            and _SENTENCE_END_AFTER.match(text, end)):
+            and _SENTENCE_END_AFTER.match(text, end)
+            and not _is_initial(text[start:end].split()[-1])):   # "David A. Foti"
         return "addressee"
     return ""
 
@@ -198,10 +207,12 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
     are not mentions (a capitalised ``Will`` may be a person)."""
     person_spans = [s for s in spans if s.label in PERSON_LABELS
                     and not _never_a_name(text[s.start:s.end])]
-    mentions = [Mention(s.start, s.end, text[s.start:s.end], s.label,
-                        mention_role(text, s.start, s.end))
-                for s in merge_name_spans(text, person_spans)
-                if _WORD.search(text, s.start, s.end)]
+    mentions = []
+    for parts in name_groups(text, person_spans):
+        s = join(parts)
+        if _WORD.search(text, s.start, s.end):
+            mentions.append(Mention(s.start, s.end, text[s.start:s.end], s.label,
+                                    mention_role(text, s.start, s.end), parts))
     return _unrole_lists(text, mentions)
 
 

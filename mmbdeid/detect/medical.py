@@ -1,0 +1,225 @@
+"""The medical-term filter: the words researchers study are kept whatever the model says.
+
+Like the drug filter (``detect/drugs.py``), a KEEP step: a span on
+
+* a medical **eponym** (``lexicons/eponyms.txt``; one entry may be a compound,
+  ``epstein-barr``, or several words, ``lou gehrig``) where the text says it is one:
+
+  - followed, after an optional possessive (``'s``, ``'``; the tokenizer splits it off), by a
+    medical head noun (``lexicons/medical_heads.txt``): ``Graves' disease``, ``Bell's palsy``,
+    ``Lou Gehrig's disease``, ``Barrett's esophagus``, ``Downs syndrome``;
+  - with a possessive, or with a plain ``s`` (``Hashimoto's``, ``Cushing's``, ``crohns``), unless
+    a part of it is a first name or nickname (``Barrett's`` alone may be someone's);
+  - written as a hyphenated compound (``Epstein-Barr``, ``Guillain-Barre``);
+  - alone only if no part is a first name and some part is not a census name, for a
+    compound (``von Willebrand``), or if it is an English word and no census name, for a
+    single word (``Lyme``, ``Alzheimer``). A bare ``Parkinson`` or ``Graves`` may be a
+    person and stays for the model to decide;
+
+* a medical **abbreviation** (``lexicons/medical_abbreviations.txt``) written as one: in capitals,
+  with digits or with inner capitals (``TSH``, ``RA``, ``MS``, ``A1C``, ``t4``, ``eGFR``), but
+  not a title before a name (``MS Jones`` is left to the title steps) nor a lower-case
+  ``ms``/``ra`` that might be an ordinary word;
+
+* a **kinship** word (``lexicons/kinship.txt``: ``Mom``, ``Dad``, ``Nana``, ``DH``) unless it
+  stands before a name (``Aunt Mary``: the model decides on both).
+
+Pattern tokens (e-mails, URLs, phones, handles) are never kept. Spans are one per token, in
+token order.
+"""
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from ..model.lexicon import load_wordlist
+from ..spans import Span
+from ..text.document import Document
+from .base import KEEP, Detector
+
+POSSESSIVES = frozenset({"'s", "\u2019s", "'", "\u2019", "'S", "\u2019S"})
+HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
+
+# Particles of multi-word eponyms (von Willebrand, de Quervain): not first names there.
+PARTICLES = frozenset({"von", "van", "de", "du", "di", "da", "la", "le", "del", "der", "den"})
+
+Phrase = Tuple[str, ...]
+
+
+def census_names() -> FrozenSet[str]:
+    """Census first names and surnames and nicknames: words that may be a person's."""
+    return load_wordlist("first_names") | load_wordlist("last_names") | load_wordlist("nicknames")
+
+
+def first_names() -> FrozenSet[str]:
+    return load_wordlist("first_names") | load_wordlist("nicknames")
+
+
+def name_like(token: str, stop_words: FrozenSet[str]) -> bool:
+    """A capitalised word that could be a name: ``Mary``, ``O'Brien``, ``J`` (an initial),
+    not ``Who``, ``TSH`` or ``2nd``."""
+    letters = token.replace("'", "").replace("\u2019", "")
+    return (token[:1].isupper() and letters.isalpha() and token.lower() not in stop_words
+            and (len(token) == 1 or not token.isupper()))
+
+
+def _parts(entry: str) -> Phrase:
+    return tuple(entry.replace("-", " ").split())
+
+
+class MedicalTermFilter(Detector):
+    """A KEEP span on eponyms, medical abbreviations and kinship words (see the module)."""
+
+    source = "medical"
+    effect = KEEP
+
+    def __init__(self, eponyms: Optional[Iterable[str]] = None,
+                 heads: Optional[Iterable[str]] = None,
+                 abbreviations: Optional[Iterable[str]] = None,
+                 kinship: Optional[Iterable[str]] = None,
+                 names: Optional[Iterable[str]] = None,
+                 first: Optional[Iterable[str]] = None,
+                 words: Optional[Iterable[str]] = None,
+                 titles: Optional[Iterable[str]] = None):
+        def given(value, default):
+            return frozenset(default() if value is None else (v.lower() for v in value))
+
+        eponyms = given(eponyms, lambda: load_wordlist("eponyms"))
+        self.heads = given(heads, lambda: load_wordlist("medical_heads"))
+        self.abbreviations = given(abbreviations, lambda: load_wordlist("medical_abbreviations"))
+        self.kinship = given(kinship, lambda: load_wordlist("kinship"))
+        self.names = given(names, census_names)
+        self.first = given(first, first_names)
+        self.words = given(words, lambda: load_wordlist("common_words"))
+        self.stop_words = load_wordlist("stop_words")
+        if titles is None:
+            from .titles import title_words
+            titles = title_words()
+        self.titles = frozenset(t.lower() for t in titles)
+        # first word -> phrases starting with it, longest first
+        self.phrases: Dict[str, List[Phrase]] = {}
+        for phrase in {_parts(e) for e in eponyms if _parts(e)}:
+            self.phrases.setdefault(phrase[0], []).append(phrase)
+        for starting in self.phrases.values():
+            starting.sort(key=len, reverse=True)
+
+    # --- eponyms ---------------------------------------------------------------------
+
+    def _match(self, tokens: Sequence[str], i: int):
+        """The longest eponym at token ``i``: (end index, phrase, hyphenated, plain s)."""
+        for phrase in self.phrases.get(tokens[i].lower(), ()):
+            j, hyphenated, plural = i + 1, False, False
+            for position, part in enumerate(phrase[1:], start=1):
+                if j < len(tokens) and tokens[j] in HYPHENS:
+                    j += 1
+                    hyphenated = True
+                if j >= len(tokens):
+                    break
+                word = tokens[j].lower()
+                if word == part:
+                    j += 1
+                elif position == len(phrase) - 1 and word == part + "s":
+                    j += 1
+                    plural = True
+                else:
+                    break
+            else:
+                return j, phrase, hyphenated, plural
+        return None
+
+    def _plural_single(self, token: str):
+        """``crohns`` -> the eponym ``crohn`` written with a plain ``s``."""
+        word = token.lower()
+        if len(word) > 3 and word.endswith("s") and (word[:-1],) in self.phrases.get(word[:-1], ()):
+            return (word[:-1],)
+        return None
+
+    def _keep_eponym(self, phrase: Phrase, written: str, hyphenated: bool, possessive: bool,
+                     plural: bool, head: bool) -> bool:
+        if head:
+            return True
+        has_first = any(part in self.first for part in phrase
+                        if len(phrase) == 1 or part not in PARTICLES)
+        if possessive:
+            return not has_first
+        if plural:      # crohns, hashimotos: a possessive without its apostrophe
+            return not has_first and written not in self.names and written not in self.words
+        if hyphenated:
+            return True
+        if len(phrase) > 1:
+            return not has_first and any(part not in self.names for part in phrase)
+        return phrase[0] not in self.names and phrase[0] in self.words
+
+    def _eponym_at(self, tokens: Sequence[str], i: int) -> int:
+        """The end of the eponym kept at ``i`` (with its possessive), or ``i``."""
+        found = self._match(tokens, i)
+        plural = False
+        if found is None:
+            phrase = self._plural_single(tokens[i])
+            if phrase is None:
+                return i
+            end, hyphenated, plural = i + 1, False, True
+        else:
+            end, phrase, hyphenated, plural = found
+        possessive = end < len(tokens) and tokens[end] in POSSESSIVES
+        after = end + 1 if possessive else end
+        head = after < len(tokens) and tokens[after].lower() in self.heads
+        if self._keep_eponym(phrase, tokens[end - 1].lower(), hyphenated, possessive, plural,
+                             head):
+            return after
+        return i
+
+    # --- abbreviations and kinship ----------------------------------------------------
+
+    def _before_name(self, tokens: Sequence[str], paragraphs: Sequence[int], i: int) -> bool:
+        """Whether token ``i`` stands before a name (``Aunt Mary``, ``MS. Jones``)."""
+        j = i + 1
+        if j < len(tokens) and tokens[j] == "." and paragraphs[j] == paragraphs[i]:
+            j += 1
+        if j >= len(tokens) or paragraphs[j] != paragraphs[i]:
+            return False
+        following = tokens[j]
+        return (name_like(following, self.stop_words)
+                and (following.lower() in self.names or following.lower() not in self.words)
+                and following.lower() not in self.kinship)
+
+    @staticmethod
+    def _written_as_abbreviation(token: str) -> bool:
+        letters = [c for c in token if c.isalpha()]
+        if not letters:
+            return False
+        if any(c.isdigit() for c in token):
+            return True
+        if len(letters) >= 2 and all(c.isupper() for c in letters):
+            return True
+        # inner capitals after a lower-case letter: eGFR, HbA1c, BiPAP
+        return any(a.islower() and b.isupper() for a, b in zip(token, token[1:]))
+
+    def _abbreviation(self, tokens, paragraphs, i: int) -> bool:
+        token = tokens[i]
+        word = token.lower()
+        if word not in self.abbreviations or not self._written_as_abbreviation(token):
+            return False
+        return not (word in self.titles and self._before_name(tokens, paragraphs, i))
+
+    # --- the detector -----------------------------------------------------------------
+
+    def detect(self, document: Document) -> List[Span]:
+        tokens, offsets = document.tokens, document.offsets
+        patterns, paragraphs = document.pattern_labels, document.paragraph_ids
+        kept: List[Span] = []
+        i = 0
+        while i < len(tokens):
+            if patterns[i]:
+                i += 1
+                continue
+            end = self._eponym_at(tokens, i)
+            if end > i and not any(patterns[i:end]):
+                kept.extend(Span("KEEP", start, stop, 1.0, self.source)
+                            for start, stop in offsets[i:end])
+                i = end
+                continue
+            word = tokens[i].lower()
+            if self._abbreviation(tokens, paragraphs, i) or (
+                    word in self.kinship and not self._before_name(tokens, paragraphs, i)):
+                start, stop = offsets[i]
+                kept.append(Span("KEEP", start, stop, 1.0, self.source))
+            i += 1
+        return kept
