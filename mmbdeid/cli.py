@@ -4,7 +4,6 @@ repository call them."""
 import argparse
 import contextlib
 import datetime
-import hashlib
 import math
 import os
 import signal
@@ -314,7 +313,7 @@ def main_entry() -> None:
 
 # -- commands --------------------------------------------------------------------------
 def run_train(args) -> int:
-    from .files.corpora import load_labelled, training_labels
+    from .files.corpora import file_sha256, load_labelled, training_labels
     from .evaluation.metrics import UnreachableRecall, pick_threshold
     from .evaluation.gold import corpus_stats, gold_scores
     from .model.tagger import DEFAULT_THRESHOLD, NameTagger
@@ -323,7 +322,7 @@ def run_train(args) -> int:
     for path in args.corpus:
         documents = load_labelled(path)
         labelled.extend(documents)
-        sources.append({"path": os.path.basename(path), "sha256": _sha256(path),
+        sources.append({"path": os.path.basename(path), "sha256": file_sha256(path),
                         "documents": len(documents),
                         "tokens": sum(len(d.labels) for d in documents)})
     _say("training on %d documents, %d tokens" % (
@@ -346,7 +345,7 @@ def run_train(args) -> int:
             _say("warning: dev recall %.3f < target %.3f even at %g" % (
                 error.recall, args.target_recall, threshold))
         threshold_source = {
-            "dev": os.path.basename(args.dev), "dev_sha256": _sha256(args.dev),
+            "dev": os.path.basename(args.dev), "dev_sha256": file_sha256(args.dev),
             "target_recall": args.target_recall}
     else:
         threshold = DEFAULT_THRESHOLD
@@ -586,14 +585,6 @@ def _output_format(output: str, dump: str) -> str:
     if extension in JSONL_EXTENSIONS:
         return "jsonl"
     return post_format(dump)
-
-
-def _sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _say(message: str) -> None:

@@ -12,13 +12,12 @@ histograms): no text, no usernames, no author names (see ``reference.build_refer
 Provenance (file names, SHA-256, licences) goes into its ``meta`` table, row ``sources``.
 """
 import argparse
-import hashlib
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from mmbdeid.files.corpora import load_labelled  # noqa: E402
+from mmbdeid.files.corpora import file_sha256, load_labelled  # noqa: E402
 from mmbdeid.model.lexicon import load_zipf  # noqa: E402
 from mmbdeid.model.reference import REFERENCE_PATH, build_reference  # noqa: E402
 
@@ -45,14 +44,6 @@ def credit(path: str):
     return "unknown", "unknown"
 
 
-def sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="+", help="annotated JSONL/CSV or CoNLL files")
@@ -64,7 +55,7 @@ def main(argv=None) -> int:
         name = os.path.basename(path)
         corpora.append((name, documents))
         source, licence = credit(path)
-        sources.append({"file": name, "sha256": sha256(path), "documents": len(documents),
+        sources.append({"file": name, "sha256": file_sha256(path), "documents": len(documents),
                         "source": source, "licence": licence})
     build_reference(corpora, args.output, sources, zipf=load_zipf())
     print("%s: %d bytes" % (args.output, os.path.getsize(args.output)))

@@ -3,6 +3,7 @@ read as documents with one label per token.
 
 Every problem is an ``InputError`` naming the file and line, as for posts.
 """
+import hashlib
 import json
 import re
 from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
@@ -14,6 +15,15 @@ from ..text.document import Document
 from .posts import Record, corpus_format, json_type, numbered_lines, read_posts
 
 SPAN_LABELS = PERSON_LABELS     # what a hand-tagged span may be
+
+
+def file_sha256(path: str) -> str:
+    """A corpus file's SHA-256 (hex), recorded with what is built from it."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 class AnnotatedPost(NamedTuple):
