@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .features import case_class
 from .lexicon import load_first_name_shares, load_wordlist
-from .usernames import username_variants
+from .usernames import author_name_parts
 
 MIN_EVIDENCE = 0.001
 SCOPES = ("post", "thread", "author", "board")
@@ -137,12 +137,6 @@ def scope_features(scope: str, entry: Optional[list], p: float, counted: bool) -
             scope + ":mean=" + bucket(total / count, P_BUCKETS),
             scope + ":high=" + bucket(high / count, SHARE_BUCKETS),
             scope + ":cap=" + bucket(entry[_CAPITAL] / (count + counted), SHARE_BUCKETS)]
-
-
-def author_name_parts(author: str) -> frozenset:
-    """The parts of an author field that may be written in a post (``Judy_K`` -> judy,
-    ``David A. Foti`` -> david, foti; variants as for usernames)."""
-    return frozenset(part for part in username_variants(author) if len(part) >= 2)
 
 
 def _continues_name(tokens: Sequence[str], scores: Sequence[float], i: int) -> List[str]:

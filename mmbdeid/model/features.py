@@ -21,7 +21,7 @@ from .lexicon import (WORDLISTS, load_first_name_shares, load_gazetteer, load_la
                       load_zipf)
 from .fuzzy import MultiListIndex, word_lists_index
 from .stats import term_of
-from .usernames import username_variants
+from .usernames import author_name_parts, username_variants
 
 Features = Dict[str, object]
 
@@ -452,8 +452,7 @@ class Featurizer:
         ranked = tuple((kind, self.stats.ranks(kind, key)) for kind, key
                        in (("board", document.board), ("user", document.author))
                        if key and self.stats is not None)
-        author_parts = (frozenset(p for p in username_variants(document.author) if len(p) >= 2)
-                        if document.author else frozenset())
+        author_parts = author_name_parts(document.author) if document.author else frozenset()
         return document.board, self._thread_variants(document), ranked, author_parts
 
     def _units(self, tokens: Sequence[str], patterns: Sequence[Optional[str]],

@@ -92,3 +92,11 @@ def username_variants(username: str,
         if sum(map(len, pieces)) >= MIN_COVERAGE * len(part):
             variants.update(pieces)
     return frozenset(v for v in variants if len(v) >= MIN_PART)
+
+
+@functools.lru_cache(maxsize=65536)
+def author_name_parts(author: str) -> frozenset[str]:
+    """The parts of an author field that may be written in a post (``Judy_K`` -> judy,
+    ``David A. Foti`` -> david, foti): its variants of two characters or more. Cached:
+    the feature extractor asks for every post, and a board has far fewer authors."""
+    return frozenset(part for part in username_variants(author) if len(part) >= MIN_PART)
