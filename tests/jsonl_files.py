@@ -10,3 +10,35 @@ def write_jsonl(path, records):
 def read_jsonl(path):
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle]
+
+
+def listed_token_probabilities(spans_path):
+    """(post id, token start) -> prob from a spans file, one entry per token: a mention of
+    several tokens lists each in its ``tokens``."""
+    return {(record["id"], part["start"]): part["prob"]
+            for record in read_jsonl(spans_path) for span in record["spans"]
+            for part in span.get("tokens", [span])}
+
+
+def expected_token_probabilities(posts, model_path, threshold):
+    """(post id, token start) -> probability for every token that ``scrub --threshold
+    THRESHOLD --spans`` must list: pattern tokens with 1.0, the others scoring above the
+    threshold with their evaluation score (scrub pools a small input's statistics with the
+    reference statistics, so the expectation does too)."""
+    from mmbdeid.detect.analyzer import Analyzer
+    from mmbdeid.model.reference import with_reference
+    from mmbdeid.model.stats import CorpusStats
+    from mmbdeid.model.tagger import NameTagger
+    from mmbdeid.text.document import Document
+    documents = [Document.from_post(post) for post in posts]
+    analyzer = Analyzer.for_evaluation(NameTagger.load(model_path),
+                                       with_reference(CorpusStats.build(documents)))
+    expected = {}
+    for post, document in zip(posts, documents):
+        for score, (start, _), pattern in zip(analyzer.token_scores(document),
+                                              document.offsets, document.pattern_labels):
+            if pattern:                       # e-mail, URL, phone, handle: listed with 1.0
+                expected[(post["id"], start)] = 1.0
+            elif score > threshold:
+                expected[(post["id"], start)] = score
+    return expected

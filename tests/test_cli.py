@@ -3,7 +3,8 @@ import os
 
 import pytest
 
-from jsonl_files import read_jsonl, write_jsonl
+from jsonl_files import (expected_token_probabilities, listed_token_probabilities, read_jsonl,
+                         write_jsonl)
 from mmbdeid.cli import main
 
 POSTS = [
@@ -40,30 +41,12 @@ def test_scrub_keeps_every_record_in_order_with_its_fields(tmp_path, tiny_model_
 
 def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
                                                                        tiny_model_path):
-    from mmbdeid.text.document import Document
-    from mmbdeid.model.tagger import NameTagger
-    from mmbdeid.detect.analyzer import Analyzer
-    from mmbdeid.model.stats import CorpusStats
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
     spans = str(tmp_path / "spans.jsonl")
     assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--model", tiny_model_path,
                  "--threshold", "0.001", "--spans", spans]) == 0
-    # A mention of several tokens lists each token with its own probability.
-    listed = {(r["id"], t["start"]): t["prob"] for r in read_jsonl(spans) for s in r["spans"]
-              for t in s.get("tokens", [s])}
-    documents = [Document.from_post(p) for p in POSTS]
-    from mmbdeid.model.reference import with_reference
-    # scrub pools a small input's statistics with the reference statistics
-    analyzer = Analyzer.for_evaluation(NameTagger.load(tiny_model_path),
-                                       with_reference(CorpusStats.build(documents)))
-    expected = {}
-    for post, document in zip(POSTS, documents):
-        for score, (start, _), pattern in zip(analyzer.token_scores(document),
-                                              document.offsets, document.pattern_labels):
-            if pattern:                       # e-mail, URL, phone, handle: listed with 1.0
-                expected[(post["id"], start)] = 1.0
-            elif score > 0.001:
-                expected[(post["id"], start)] = score
+    listed = listed_token_probabilities(spans)
+    expected = expected_token_probabilities(POSTS, tiny_model_path, 0.001)
     assert set(listed) == set(expected)
     assert all(listed[k] == pytest.approx(expected[k], abs=1e-6) for k in expected)
 

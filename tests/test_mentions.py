@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from jsonl_files import read_jsonl, write_jsonl
+from jsonl_files import (expected_token_probabilities, listed_token_probabilities, read_jsonl,
+                         write_jsonl)
 from mmbdeid.cli import main
 from mmbdeid.people.linking import mentions_of, name_groups
 from mmbdeid.spans import Span, merge_mentions, replace_spans
@@ -123,11 +124,6 @@ def test_low_threshold_spans_still_give_every_token_its_own_probability(tmp_path
                                                                         tiny_model_path):
     """The DESIGN contract (``--threshold 0.001 --spans``: every token at or above the
     threshold with its own probability), read through each entry's ``tokens``."""
-    from mmbdeid.detect.analyzer import Analyzer
-    from mmbdeid.model.reference import with_reference
-    from mmbdeid.model.stats import CorpusStats
-    from mmbdeid.model.tagger import NameTagger
-    from mmbdeid.text.document import Document
     posts = POSTS + [{"id": "3", "board": "b", "thread": "t", "author": "boo",
                       "text": "Hi Kay! @kaygirl mail me at boo@example.com.\nBarb"}]
     dump = write_jsonl(tmp_path / "dump.jsonl", posts)
@@ -136,19 +132,8 @@ def test_low_threshold_spans_still_give_every_token_its_own_probability(tmp_path
                "--threshold", "0.001", "--spans", spans) == 0
     records = read_jsonl(spans)
     assert any("tokens" in s for r in records for s in r["spans"])    # some were merged
-    listed = {(r["id"], part["start"]): part["prob"]
-              for r in records for s in r["spans"] for part in s.get("tokens", [s])}
-    documents = [Document.from_post(p) for p in posts]
-    analyzer = Analyzer.for_evaluation(NameTagger.load(tiny_model_path),
-                                       with_reference(CorpusStats.build(documents)))
-    expected = {}
-    for post, document in zip(posts, documents):
-        for score, (start, _), pattern in zip(analyzer.token_scores(document),
-                                              document.offsets, document.pattern_labels):
-            if pattern:
-                expected[(post["id"], start)] = 1.0
-            elif score > 0.001:
-                expected[(post["id"], start)] = score
+    listed = listed_token_probabilities(spans)
+    expected = expected_token_probabilities(posts, tiny_model_path, 0.001)
     assert set(listed) == set(expected)
     assert all(listed[k] == pytest.approx(expected[k], abs=1e-6) for k in expected)
 
