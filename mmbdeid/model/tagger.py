@@ -97,12 +97,21 @@ class NameTagger(BaseEstimator):
         return {name: getattr(self, name) for name in HYPERPARAMETERS}
 
     # -- learning -------------------------------------------------------------------
-    def fit(self, documents: Sequence, labels: Sequence[Sequence[str]],
+    def fit(self, documents: Sequence, labels: Optional[Sequence] = None,
             stats=None, groups: Optional[Sequence] = None) -> "NameTagger":
         """Learn the first stage from ``documents`` (with ``stats``, their corpus
         statistics) and ``labels``, and with ``second_stage`` the second. ``groups``: the
         cross-validation group of each document (default: its board and thread when it
-        has a thread, else the document alone)."""
+        has a thread, else the document alone).
+
+        ``documents`` may be posts as a user holds them (see :func:`as_training_data`):
+        texts with ``labels`` their gold spans, or annotated post dicts with ``text`` and
+        ``spans`` (``labels`` None); their statistics are built from them when ``stats``
+        is None, as ``mmbdeid train`` does. Tokenised documents take one label per token.
+        """
+        documents, labels, built_stats = as_training_data(documents, labels)
+        if stats is None:
+            stats = built_stats
         for document, seq in zip(documents, labels):
             if len(seq) != len(document):
                 raise ValueError("labels and tokens differ in length")
@@ -317,12 +326,19 @@ class NameTagger(BaseEstimator):
             handle.write(buffer.getvalue())
 
     @classmethod
-    def load(cls, path: str) -> "NameTagger":
-        """A saved model, checked before use: every way a model file can be wrong (not a
+    def default(cls) -> "NameTagger":
+        """The bundled default model."""
+        return cls.load(default_model_path())
+
+    @classmethod
+    def load(cls, path: Optional[str] = None) -> "NameTagger":
+        """A saved model (None: the bundled default model), checked before use: every way a model file can be wrong (not a
         zip, a member too large, meta.json not a JSON object of the known format, a
         parameter unknown, missing, of the wrong type or out of range, classes that are
         not the name labels, crfsuite bytes that crfsuite could not read safely) is an
         ``InputError`` naming the file, never a crash, a traceback or a huge allocation."""
+        if path is None:
+            path = default_model_path()
         meta_bytes, model_bytes, context_bytes = _read_model_file(path)
         params, classes, metadata = _check_meta(meta_bytes, path)
         try:
@@ -538,6 +554,63 @@ def name_label(marginals: Dict[str, float], threshold: float) -> str:
     if name_probability(marginals) > threshold:
         return "USER" if marginals.get("USER", 0.0) > marginals.get("NAME", 0.0) else "NAME"
     return "O"
+
+
+def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
+    """``(documents, per-token labels, statistics or None)`` for :meth:`NameTagger.fit`.
+
+    Accepted, per item: a tokenised ``Document`` with its token labels (NAME/USER/O), as
+    the command line gives them; a text with its gold spans; a post dict (``text``, and
+    ``board``/``thread``/``author`` when known) with its gold spans, or carrying them in
+    a ``spans`` field (``labels`` None). Spans are ``{"start", "end", "label"}`` dicts
+    (the annotated-file form), ``(start, end, label)`` tuples or
+    :class:`~mmbdeid.spans.Span`. Texts and posts are tokenised, the spans become token
+    labels (pattern tokens adjusted as in training), and their corpus statistics are
+    built from them (third item); for documents it is None.
+    """
+    from ..files.corpora import labels_from_spans, training_labels
+    from ..spans import GOLD, Span
+    from ..text.document import Document
+    posts = list(posts)
+    if all(isinstance(p, Document) for p in posts):
+        if labels is None:
+            raise ValueError("tokenised documents need labels (one per token)")
+        return posts, labels, None
+    if labels is None:
+        if not all(isinstance(p, dict) and "spans" in p for p in posts):
+            raise ValueError("without labels, every post must be a dict with 'text' and "
+                             "'spans'")
+        labels = [p["spans"] for p in posts]
+    labels = list(labels)
+    if len(labels) != len(posts):
+        raise ValueError("%d posts but %d label lists" % (len(posts), len(labels)))
+    documents, token_labels = [], []
+    for number, (post, spans) in enumerate(zip(posts, labels), 1):
+        if isinstance(post, str):
+            post = {"text": post}
+        if not isinstance(post, dict) or not isinstance(post.get("text"), str):
+            raise ValueError("post %d: expected a text, a Document or a dict with a 'text' "
+                             "string" % number)
+        document = Document.from_post(post)
+        gold = []
+        for span in spans:
+            if isinstance(span, dict):
+                span = (span.get("start"), span.get("end"), span.get("label"))
+            elif isinstance(span, Span):
+                span = (span.start, span.end, span.label)
+            start, end, label = span
+            if label not in NAME_LABELS:
+                raise ValueError("post %d: span label %r is not one of %s"
+                                 % (number, label, ", ".join(NAME_LABELS)))
+            if not (isinstance(start, int) and isinstance(end, int)
+                    and 0 <= start < end <= len(document.text)):
+                raise ValueError("post %d: span %r-%r outside the text" % (number, start, end))
+            gold.append(Span(label, start, end, 1.0, GOLD))
+        documents.append(document)
+        token_labels.append(training_labels(document, labels_from_spans(document.offsets,
+                                                                          gold)))
+    from ..evaluation.gold import corpus_stats
+    return documents, token_labels, corpus_stats(documents)
 
 
 def default_model_path() -> str:
