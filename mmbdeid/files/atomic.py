@@ -1,31 +1,72 @@
 """Outputs that appear whole or not at all: written to a temporary file beside the target
 and renamed onto it only when the writer finished without an exception.
 
+A path ending in ``.gz`` is written gzip-compressed (readable by ``gzip -dc``), still all
+or nothing. ``-`` is standard output, which cannot be atomic: what was written before an
+error stays written.
+
 Files that hold names (the person map, review lists, reject files, statistics, spans in
 the person modes) are made ``private``: mode 0600, readable by their owner only.
 """
 import contextlib
 import fcntl
+import gzip
+import io
 import os
 import tempfile
 from typing import IO, Iterator, Optional, Sequence
 
 from ..errors import InputError, raise_if_stopped
+from .stdio import STDIO, stdout_binary, stdout_text
 
 PRIVATE_MODE = 0o600
+GZIP_LEVEL = 6                  # gzip's own default: level 9 is much slower for little gain
 
 
 @contextlib.contextmanager
-def atomic_output(path: str, private: bool = False) -> Iterator[IO[str]]:
+def atomic_output(path: str, private: bool = False,
+                  compressed: Optional[bool] = None) -> Iterator[IO[str]]:
     """A text handle on a temporary file beside ``path``, renamed onto it on success.
 
     On any exception, KeyboardInterrupt included, the temporary file is removed and
     ``path`` is left as it was.  Characters UTF-8 cannot encode (lone surrogates from
     ``\\ud800`` JSON escapes) are written as backslash escapes rather than failing.
+    ``compressed`` (default: ``path`` ends in ``.gz``) writes gzip. ``-`` writes to
+    standard output, not atomically.
     """
+    if compressed is None:
+        compressed = path != STDIO and path.lower().endswith(".gz")
+    if not compressed:
+        if path == STDIO:
+            with stdout_text() as handle:
+                yield handle
+            return
+        with atomic_path(path, private) as temporary:
+            with open(temporary, "w", encoding="utf-8", newline="",
+                      errors="backslashreplace") as handle:
+                yield handle
+        return
+    with atomic_binary_output(path, private) as binary:
+        # The name inside the gzip header is the target's, not the temporary file's, and
+        # the time is 0 so that one input always gives the same bytes.
+        inner = "" if path == STDIO else os.path.basename(path)[:-len(".gz")]
+        with gzip.GzipFile(filename=inner, mode="wb", fileobj=binary, mtime=0,
+                           compresslevel=GZIP_LEVEL) as zipped:
+            # closing the wrapper closes the GzipFile (its trailer), never ``binary``
+            with io.TextIOWrapper(zipped, encoding="utf-8", newline="",
+                                  errors="backslashreplace") as handle:
+                yield handle
+
+
+@contextlib.contextmanager
+def atomic_binary_output(path: str, private: bool = False) -> Iterator[IO[bytes]]:
+    """``atomic_output`` for bytes (a Parquet file, gzip); ``-`` is standard output."""
+    if path == STDIO:
+        with stdout_binary() as handle:
+            yield handle
+        return
     with atomic_path(path, private) as temporary:
-        with open(temporary, "w", encoding="utf-8", newline="",
-                  errors="backslashreplace") as handle:
+        with open(temporary, "wb") as handle:
             yield handle
 
 
@@ -36,6 +77,8 @@ def atomic_path(path: str, private: bool = False) -> Iterator[str]:
     exception, KeyboardInterrupt included. mkstemp creates it 0600, so a private file is
     never readable by others, not even while it is written."""
     path = os.fspath(path)
+    if path == STDIO:
+        raise InputError("this output cannot go to standard output: give a file", path)
     directory = os.path.dirname(os.path.abspath(path))
     try:
         descriptor, temporary = tempfile.mkstemp(
@@ -92,6 +135,8 @@ def output_locks(paths: Sequence[str]) -> Iterator[None]:
     held = []
     try:
         for path in paths:
+            if path == STDIO:
+                continue                # standard output: nothing to collide on
             lock = _lock_path(path)
             try:
                 descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, PRIVATE_MODE)
@@ -115,13 +160,19 @@ def output_locks(paths: Sequence[str]) -> Iterator[None]:
 def check_outputs(outputs: Sequence[str], inputs: Sequence[str]) -> None:
     """Before any work: every output must be a file path (not a directory) in an existing,
     writable directory, and none may be an input or another output (a run must never
-    overwrite what it reads, nor write two results to one file)."""
+    overwrite what it reads, nor write two results to one file). ``-`` (standard output)
+    may be given once."""
     seen = {}
     for path in inputs:
         if path:
             seen.setdefault(_identity(path), ("input", path))
     for path in outputs:
         if not path:
+            continue
+        if path == STDIO:
+            if ("stdout",) in seen:
+                raise InputError("standard output is given twice as an output", path)
+            seen[("stdout",)] = ("output", path)
             continue
         if path.endswith(os.sep) or os.path.isdir(path):
             raise InputError("is a directory, expected a file to write", path)

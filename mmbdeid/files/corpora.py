@@ -1,5 +1,6 @@
-"""Labelled corpora: hand-tagged posts (JSON Lines or CSV with ``spans``) and CoNLL files,
-read as documents with one label per token.
+"""Labelled corpora: hand-tagged posts (JSON Lines, CSV, TSV or Parquet with ``spans``) and
+CoNLL files, read as documents with one label per token. Text files may be gzip-compressed
+(``.conll.gz``, ``.jsonl.gz``, ...).
 
 Every problem is an ``InputError`` naming the file and line, as for posts.
 """
@@ -87,8 +88,8 @@ def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPo
     """
     for record in read_posts(path, fmt):
         if "spans" not in record.fields:
-            raise InputError("missing field 'spans'", path, record.line)
-        spans = _parse_spans(record.fields["spans"], record.text, path, record.line)
+            raise InputError("missing field 'spans'", str(path), record.line)
+        spans = _parse_spans(record.fields["spans"], record.text, str(path), record.line)
         yield AnnotatedPost(record, spans)
 
 
@@ -148,7 +149,7 @@ def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "use
         if pair is None:
             # The line itself is not echoed: it may hold a name.
             raise InputError("expected TOKEN<TAB>TAG, found %d tab-separated fields"
-                             % len(line.split("\t")), path, number)
+                             % len(line.split("\t")), str(path), number)
         token, tag = pair
         label = conll_label(tag, name_pattern, user_pattern)
         if handles_as_users and _HANDLE.match(token):
@@ -161,7 +162,7 @@ def read_conll(path: str, name_pattern: str = "person", user_pattern: str = "use
         count += 1
         yield ConllDocument(tokens, labels, first_line)
     if count == 0:
-        raise InputError("empty file: no documents", path)
+        raise InputError("empty file: no documents", str(path))
 
 
 
@@ -270,14 +271,16 @@ def conll_document(tokens: Sequence[str], labels: Sequence[str],
 
 def load_labelled(path: str, name_pattern: str = "person",
                   user_pattern: str = "user") -> List[LabelledDocument]:
-    """Read an annotated JSONL/CSV file or a CoNLL file into labelled documents (CoNLL
-    tokens are first joined into the text a person would have typed: ``detokenize``)."""
-    if corpus_format(path) == "conll":
+    """Read an annotated posts file (JSONL, CSV, TSV, Parquet) or a CoNLL file into
+    labelled documents (CoNLL tokens are first joined into the text a person would have
+    typed: ``detokenize``). ``path`` may be a ``PostFile`` (its id and text field names)."""
+    fmt = corpus_format(path)
+    if fmt == "conll":
         return [conll_document(doc.tokens, doc.labels)
                 for doc in read_conll(path, name_pattern=name_pattern,
                                       user_pattern=user_pattern)]
     documents = []
-    for post in read_annotated(path):
+    for post in read_annotated(path, fmt):
         document = Document.from_post(post.record.fields)
         documents.append(LabelledDocument(document, labels_from_spans(document.offsets,
                                                                       post.spans)))

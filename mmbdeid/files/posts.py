@@ -1,30 +1,38 @@
-"""Reading and writing posts (JSON Lines or CSV with a header).
+"""Reading and writing posts: JSON Lines, CSV or TSV with a header (each also gzip-compressed),
+or Parquet (with pyarrow).
 
 Every problem with an input file becomes an ``InputError`` naming the file and the 1-based
-physical line (for a CSV record: the line where the record starts), because the command
-line turns it into a one-line ``file:line: message`` and exit status 2.
+physical line (for a CSV or TSV record: the line where the record starts; for Parquet:
+the row number), because the command line turns it into a one-line ``file:line: message``
+and exit status 2.
 
-Readers stream: files are read line by line, never whole, since a dump may hold millions
-of posts.  Writers go through ``atomic_output`` so that an interrupted run never leaves a
-half-written scrubbed file that looks complete.
+Readers stream: files are read line by line (Parquet: batch by batch), never whole, since
+a dump may hold millions of posts.  Writers go through ``atomic_output`` so that an
+interrupted run never leaves a half-written scrubbed file that looks complete.  A dump's
+own id and text field names (``--id-field``, ``--text-field``) are read as ``id`` and
+``text`` and written back under their own names (:mod:`mmbdeid.files.postfile`).
 Annotated posts and CoNLL corpora are read by :mod:`mmbdeid.files.corpora`.
 """
+import contextlib
 import csv
 import json
-import os
+import math
 import re
 from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence,
                     Tuple)
 
 from ..errors import InputError
+from .atomic import atomic_binary_output, atomic_output
+from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS,
+                      PARQUET, POST_FORMATS, TSV_EXTENSIONS, corpus_format, post_format,
+                      split_format)
+from .lines import numbered_lines
+from .postfile import FieldNames, PostFile, field_names_of, format_of
+from . import parquet
 
-POST_FORMATS = ("jsonl", "csv")
-JSONL_EXTENSIONS = (".jsonl", ".ndjson", ".json")
-CSV_EXTENSIONS = (".csv",)
-CONLL_EXTENSIONS = (".conll", ".txt", ".tsv", ".bio")
+TEXT_KINDS = ("jsonl", "csv", "tsv")   # what a RecordWriter writes
 REQUIRED_FIELDS = ("id", "text")
-
-_BOM = "\ufeff"
+_DELIMITERS = {"csv": ",", "tsv": "\t"}
 
 
 # --- records ----------------------------------------------------------------------------
@@ -70,94 +78,6 @@ class BadRecord(NamedTuple):
 OnBad = Callable[[BadRecord], Any]
 
 
-# --- low-level line reading -------------------------------------------------------------
-
-def numbered_lines(path: str, undecodable: Optional[Callable[[int, str, str], bool]] = None
-           ) -> Iterator[Tuple[int, str]]:
-    """``(line_number, line)`` for each physical line, decoded as UTF-8, ending kept.
-
-    Decoding line by line from a binary stream pins an undecodable byte to its line (a
-    UTF-8 sequence never spans a newline byte) and lets reading go on after it.  A
-    leading byte-order mark is dropped.  An undecodable line raises ``InputError``;
-    with ``undecodable``, it is decoded with backslash escapes and handed to
-    ``undecodable(line_number, line, reason)`` instead, and is yielded only if that
-    returns true.
-    """
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        raise InputError("cannot read file: %s" % (error.strerror or error), path) from None
-    with handle:
-        number = 0
-        while True:
-            try:
-                raw = handle.readline()
-            except OSError as error:
-                raise InputError("cannot read file: %s" % (error.strerror or error),
-                                 path, number + 1) from None
-            if not raw:
-                return
-            number += 1
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                reason = ("not UTF-8: undecodable byte 0x%02x at column %d"
-                          % (raw[error.start], error.start + 1))
-                if undecodable is None:
-                    raise InputError(reason, path, number) from None
-                line = raw.decode("utf-8", "backslashreplace")
-                if not undecodable(number, line, reason):
-                    continue
-            if number == 1 and line.startswith(_BOM):
-                line = line[len(_BOM):]
-            yield number, line
-
-
-def _first_meaningful_line(path: str) -> str:
-    """The first non-blank line of the file ("" if there is none), for sniffing."""
-    # An undecodable line is sniffed as decoded with escapes; the reader reports it.
-    for _, line in numbered_lines(path, lambda number, line, reason: True):
-        if line.strip():
-            return line
-    return ""
-
-
-def _extension(path: str) -> str:
-    return os.path.splitext(str(path))[1].lower()
-
-
-def post_format(path: str) -> str:
-    """``"jsonl"`` or ``"csv"``: by extension, else by the first non-blank character."""
-    extension = _extension(path)
-    if extension in JSONL_EXTENSIONS:
-        return "jsonl"
-    if extension in CSV_EXTENSIONS:
-        return "csv"
-    return "jsonl" if _first_meaningful_line(path).lstrip().startswith("{") else "csv"
-
-
-def corpus_format(path: str) -> str:
-    """``"conll"``, ``"jsonl"`` or ``"csv"``: by extension, else by sniffing the first line.
-
-    Without a telling extension, a first line starting with ``{`` is JSON Lines, a CSV
-    header naming ``id`` and ``text`` is CSV, and anything else is CoNLL.
-    """
-    extension = _extension(path)
-    if extension in CONLL_EXTENSIONS:
-        return "conll"
-    if extension in JSONL_EXTENSIONS:
-        return "jsonl"
-    if extension in CSV_EXTENSIONS:
-        return "csv"
-    first = _first_meaningful_line(path)
-    if first.lstrip().startswith("{"):
-        return "jsonl"
-    header = next(csv.reader([first]), [])
-    if all(name in (cell.strip() for cell in header) for name in REQUIRED_FIELDS):
-        return "csv"
-    return "conll"
-
-
 # --- posts ------------------------------------------------------------------------------
 
 # Fields used as names (store keys, usernames, the person map): they must be real Unicode.
@@ -188,28 +108,31 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_object_without_duplicates,
                             parse_constant=_no_constant)
 
 
-def _post_field_problem(fields: Dict[str, Any], max_chars: Optional[int] = None) -> Optional[str]:
-    """Why ``fields`` is not a post (``id`` string or integer, ``text`` string, at most
-    ``max_chars`` characters long), or None."""
+def _post_field_problem(fields: Dict[str, Any], max_chars: Optional[int] = None,
+                        names: FieldNames = FieldNames()) -> Optional[str]:
+    """Why ``fields`` (named for mmbdeid) is not a post (``id`` string or integer, ``text``
+    string, at most ``max_chars`` characters long), or None. Fields are named in the
+    message as the dump names them (``names``)."""
     if "id" not in fields:
-        return "missing field 'id'"
+        return "missing field %r" % names.id
     if "text" not in fields:
-        return "missing field 'text'"
+        return "missing field %r" % names.text
     post_id = fields["id"]
     if isinstance(post_id, bool) or not isinstance(post_id, (str, int)):
-        return "field 'id' must be a string or an integer, not %s" % json_type(post_id)
+        return "field %r must be a string or an integer, not %s" % (names.id,
+                                                                      json_type(post_id))
     if post_id == "":
-        return "field 'id' is empty"
+        return "field %r is empty" % names.id
     if not isinstance(fields["text"], str):
-        return "field 'text' must be a string, not %s" % json_type(fields["text"])
+        return "field %r must be a string, not %s" % (names.text, json_type(fields["text"]))
     if max_chars is not None and len(fields["text"]) > max_chars:
-        return ("field 'text' has %d characters, over the limit of %d (--max-post-chars)"
-                % (len(fields["text"]), max_chars))
+        return ("field %r has %d characters, over the limit of %d (--max-post-chars)"
+                % (names.text, len(fields["text"]), max_chars))
     for name in _NAME_FIELDS:
         value = fields.get(name)
         if isinstance(value, str) and _LONE_SURROGATE.search(value):
             return ("field %r is not valid Unicode (a lone surrogate such as \\ud800)"
-                    % name)
+                    % names.external(name))
     return None
 
 
@@ -238,10 +161,12 @@ def _reject(on_bad: Optional[OnBad], path: str, line: int, reason: str, raw: str
     on_bad(BadRecord(line, reason, _without_ending(raw)))
 
 
-def _jsonl_posts(path: str, on_bad: Optional[OnBad],
+def _jsonl_posts(source, on_bad: Optional[OnBad],
                  max_chars: Optional[int] = None) -> Iterator[Record]:
     """Checked posts of a JSON Lines file; returns (``StopIteration.value``) the number of
     records seen, bad ones included."""
+    path = str(source)
+    names = field_names_of(source)
     count = 0
 
     def undecodable(number: int, line: str, reason: str) -> bool:
@@ -250,7 +175,7 @@ def _jsonl_posts(path: str, on_bad: Optional[OnBad],
         _reject(on_bad, path, number, reason, line)
         return False                     # skip the line: it is a whole record
 
-    for number, line in numbered_lines(path, None if on_bad is None else undecodable):
+    for number, line in numbered_lines(source, None if on_bad is None else undecodable):
         if not line.strip():
             continue                     # blank lines (a trailing newline, spacing) are fine
         count += 1
@@ -267,7 +192,8 @@ def _jsonl_posts(path: str, on_bad: Optional[OnBad],
             _reject(on_bad, path, number, "expected a JSON object, found %s%s"
                     % (json_type(value), _jsonl_hint(number, line)), line)
             continue
-        problem = _post_field_problem(value, max_chars)
+        value = names.to_internal(value)
+        problem = _post_field_problem(value, max_chars, names)
         if problem is not None:
             _reject(on_bad, path, number, problem, line)
             continue
@@ -279,10 +205,10 @@ def _jsonl_hint(number: int, line: str) -> str:
     return _ARRAY_HINT if number == 1 and line.lstrip().startswith("[") else ""
 
 
-def _csv_rows(path: str, on_bad: Optional[OnBad] = None
+def _csv_rows(source, on_bad: Optional[OnBad] = None, delimiter: str = ","
               ) -> Iterator[Tuple[int, Optional[List[str]], str, Optional[str]]]:
-    """``(start_line, row, raw, problem)`` for every non-empty CSV row; quoted fields may
-    span lines.
+    """``(start_line, row, raw, problem)`` for every non-empty CSV (or, with a tab
+    ``delimiter``, TSV) row; quoted fields may span lines.
 
     Without ``on_bad`` a malformed row or an undecodable line raises ``InputError``, and
     ``raw`` is ``""`` and ``problem`` None.  With it, ``raw`` is the record's physical
@@ -292,6 +218,8 @@ def _csv_rows(path: str, on_bad: Optional[OnBad] = None
     left open at the end of the file raises in both cases.
     """
     _allow_long_csv_fields()
+    path = str(source)
+    kind = "TSV" if delimiter == "\t" else "CSV"
     pending: List[str] = []              # physical lines of the record being read
     undecodable_lines: List[Tuple[int, str]] = []
     at_end = False
@@ -302,15 +230,16 @@ def _csv_rows(path: str, on_bad: Optional[OnBad] = None
 
     def lenient_lines() -> Iterator[str]:
         nonlocal at_end
-        for _, line in numbered_lines(path, undecodable):
+        for _, line in numbered_lines(source, undecodable):
             pending.append(line)
             yield line
         at_end = True
 
     if on_bad is None:
-        reader = csv.reader((line for _, line in numbered_lines(path)), strict=True)
+        reader = csv.reader((line for _, line in numbered_lines(source)), strict=True,
+                            delimiter=delimiter)
     else:
-        reader = csv.reader(lenient_lines(), strict=True)
+        reader = csv.reader(lenient_lines(), strict=True, delimiter=delimiter)
     consumed = 0                         # physical lines read before the current record
     while True:
         start = consumed + 1
@@ -321,8 +250,8 @@ def _csv_rows(path: str, on_bad: Optional[OnBad] = None
             return
         except csv.Error as error:
             if on_bad is None or at_end:
-                raise InputError("malformed CSV: %s" % error, path, start) from None
-            row, problem = None, "malformed CSV: %s" % error
+                raise InputError("malformed %s: %s" % (kind, error), path, start) from None
+            row, problem = None, "malformed %s: %s" % (kind, error)
         consumed = reader.line_num
         raw = ""
         if on_bad is not None:
@@ -345,24 +274,34 @@ def _allow_long_csv_fields() -> None:
         csv.field_size_limit(wanted)
 
 
-def _csv_posts(path: str, on_bad: Optional[OnBad],
-               max_chars: Optional[int] = None) -> Iterator[Record]:
-    """Checked posts of a CSV file; returns (``StopIteration.value``) the number of
-    records seen, bad ones included.  Header problems always raise."""
-    rows = _csv_rows(path, on_bad)
+def _check_header(header: List[str], names: FieldNames, kind: str, path: str,
+                  line: Optional[int]) -> None:
+    """A CSV/TSV header or Parquet columns must name the id and text fields, once each."""
+    for name in (names.id, names.text):
+        if name not in header:
+            raise InputError("%s header has no %r column" % (kind, name), path, line)
+    duplicates = sorted({name for name in header if header.count(name) > 1})
+    if duplicates:
+        raise InputError("%s header repeats column %r" % (kind, duplicates[0]), path, line)
+
+
+def _csv_posts(source, on_bad: Optional[OnBad], max_chars: Optional[int] = None,
+               delimiter: str = ",") -> Iterator[Record]:
+    """Checked posts of a CSV (or TSV) file; returns (``StopIteration.value``) the number
+    of records seen, bad ones included.  Header problems always raise."""
+    path = str(source)
+    names = field_names_of(source)
+    kind = "TSV" if delimiter == "\t" else "CSV"
+    rows = _csv_rows(source, on_bad, delimiter)
     try:
         header_line, header, _, problem = next(rows)
     except StopIteration:
         return 0
     if problem is not None or header is None:
-        raise InputError(problem or "malformed CSV header", path, header_line)
+        raise InputError(problem or "malformed %s header" % kind, path, header_line)
     header = [name.strip() for name in header]
-    for name in REQUIRED_FIELDS:
-        if name not in header:
-            raise InputError("CSV header has no %r column" % name, path, header_line)
-    duplicates = sorted({name for name in header if header.count(name) > 1})
-    if duplicates:
-        raise InputError("CSV header repeats column %r" % duplicates[0], path, header_line)
+    _check_header(header, names, kind, path, header_line)
+    header = list(names.to_internal(dict.fromkeys(header)))
     count = 0
     for line, row, raw, problem in rows:
         count += 1
@@ -372,7 +311,7 @@ def _csv_posts(path: str, on_bad: Optional[OnBad],
                            % (len(header), len(row)))
             else:
                 fields = dict(zip(header, row))
-                problem = _post_field_problem(fields, max_chars)
+                problem = _post_field_problem(fields, max_chars, names)
                 if problem is None:
                     yield Record(line, fields)
                     continue
@@ -380,16 +319,38 @@ def _csv_posts(path: str, on_bad: Optional[OnBad],
     return count
 
 
-def read_posts(path: str, fmt: Optional[str] = None, on_bad: Optional[OnBad] = None,
-               max_chars: Optional[int] = None) -> Iterator[Record]:
-    """The posts of a dump (JSON Lines or CSV with a header), as ``Record``s, streamed.
-    A post whose text is longer than ``max_chars`` is a bad record (its cost in memory and
-    time grows with its length).
+def _parquet_posts(source, on_bad: Optional[OnBad],
+                   max_chars: Optional[int] = None) -> Iterator[Record]:
+    """Checked posts of a Parquet file, a row's number (1-based) as its line; returns
+    (``StopIteration.value``) the number of rows seen, bad ones included.  Missing or
+    repeated columns always raise."""
+    path = str(source)
+    names = field_names_of(source)
+    _check_header(parquet.column_names(source), names, "Parquet", path, None)
+    count = 0
+    for row, values in parquet.read_rows(source):
+        count += 1
+        fields = names.to_internal(values)
+        problem = _post_field_problem(fields, max_chars, names)
+        if problem is None:
+            yield Record(row, fields)
+        else:
+            _reject(on_bad, path, row, problem, _json_line(values))   # the row as JSON
+    return count
 
-    Each record must have ``id`` (string or integer) and ``text`` (string); every other
-    field is kept as it is, in input order.  Optional fields (board, thread, author,
-    parent, time) are not added when missing: use ``Record.get``.  ``fmt`` overrides
-    the format found from the extension.
+
+def read_posts(source, fmt: Optional[str] = None, on_bad: Optional[OnBad] = None,
+               max_chars: Optional[int] = None) -> Iterator[Record]:
+    """The posts of a dump (JSON Lines, CSV or TSV with a header, each possibly gzip;
+    Parquet), as ``Record``s, streamed. ``source`` is a path or a
+    :class:`~mmbdeid.files.postfile.PostFile` (its format and field names). A post whose
+    text is longer than ``max_chars`` is a bad record (its cost in memory and time grows
+    with its length).
+
+    Each record must have ``id`` (string or integer) and ``text`` (string), read from the
+    fields the ``PostFile`` names; every other field is kept as it is, in input order.
+    Optional fields (board, thread, author, parent, time) are not added when missing:
+    use ``Record.get``.  ``fmt`` overrides the format found from the extension.
 
     Without ``on_bad`` the first bad record raises ``InputError`` (file and line).  With
     it, each bad record is passed to ``on_bad(BadRecord(line, reason, raw))``, in file
@@ -397,56 +358,102 @@ def read_posts(path: str, fmt: Optional[str] = None, on_bad: Optional[OnBad] = N
     JSON value that is not an object, a missing or invalid ``id`` / ``text``, a CSV row
     with the wrong number of fields or that csv cannot parse, and a line that is not
     UTF-8 (in CSV: the record holding it).  File-level problems raise ``InputError``
-    even with ``on_bad``: a missing or unreadable file, an empty file (no records at
-    all), a bad CSV header (unparsable, not UTF-8, no ``id`` / ``text`` column, a
-    repeated column) and a CSV quoted field left open at the end of the file.  A file
-    whose records are *all* bad is not an error with ``on_bad``: every record is
-    reported and nothing is yielded (the caller shows 0 posts, N rejected).
+    even with ``on_bad``: a missing or unreadable file, a damaged gzip or Parquet file,
+    an empty file (no records at all), a bad CSV header (unparsable, not UTF-8, no
+    ``id`` / ``text`` column, a repeated column) and a CSV quoted field left open at the
+    end of the file.  A file whose records are *all* bad is not an error with ``on_bad``:
+    every record is reported and nothing is yielded (the caller shows 0 posts, N
+    rejected).
     """
-    fmt = fmt or post_format(path)
-    posts = _jsonl_posts if fmt == "jsonl" else _csv_posts
-    count = yield from posts(path, on_bad, max_chars)
+    kind = split_format(fmt or post_format(source))[0]
+    if kind == PARQUET:
+        count = yield from _parquet_posts(source, on_bad, max_chars)
+    elif kind in _DELIMITERS:
+        count = yield from _csv_posts(source, on_bad, max_chars, _DELIMITERS[kind])
+    else:
+        count = yield from _jsonl_posts(source, on_bad, max_chars)
     if count == 0:
-        raise InputError("empty file: no records", path)
+        raise InputError("empty file: no records", str(source))
 
 
 # --- writing ----------------------------------------------------------------------------
 
 class RecordWriter:
-    """Writes records as JSON Lines or CSV to an open text handle.
+    """Writes records as JSON Lines, CSV or TSV to an open text handle.
 
     JSONL keeps each record's field order and non-ASCII text as is.  CSV's header is
     ``fieldnames`` or else the first record's fields; later records may lack a field
     (written empty) but may not add one.  Non-string CSV values are written as JSON
     (``spans`` lists come out as the JSON string column ``read_annotated`` expects).
+    TSV is CSV with tabs: a value holding a tab, a line break or a double quote is quoted.
+    Fields are written under the dump's own names (``names``); values JSON cannot hold
+    as they are (dates, NaN from a Parquet dump) are written as text and null.
     """
 
-    def __init__(self, handle: IO[str], fmt: str, fieldnames: Optional[Sequence[str]] = None):
-        if fmt not in POST_FORMATS:
-            raise ValueError("unknown output format %r (expected jsonl or csv)" % fmt)
+    def __init__(self, handle: IO[str], fmt: str, fieldnames: Optional[Sequence[str]] = None,
+                 names: FieldNames = FieldNames()):
+        fmt = split_format(fmt)[0]       # compression is the handle's business
+        if fmt not in TEXT_KINDS:
+            raise ValueError("unknown output format %r (expected %s)"
+                             % (fmt, ", ".join(TEXT_KINDS)))
         self.handle = handle
         self.format = fmt
+        self.names = names
         self.fieldnames = list(fieldnames) if fieldnames is not None else None
-        self._csv = csv.writer(handle, lineterminator="\r\n") if fmt == "csv" else None
+        self._csv = None
+        if fmt in _DELIMITERS:
+            self._csv = csv.writer(handle, delimiter=_DELIMITERS[fmt],
+                                   lineterminator="\r\n" if fmt == "csv" else "\n")
         if self._csv is not None and self.fieldnames is not None:
-            self._csv.writerow(self.fieldnames)
+            self._write_header()
+
+    def _write_header(self) -> None:
+        self._csv.writerow([self.names.external(name) for name in self.fieldnames])
 
     def write(self, record) -> None:
-        """Write a ``Record`` (or a plain field dict)."""
+        """Write a ``Record`` (or a plain field dict), fields named as inside mmbdeid."""
         fields = record.fields if isinstance(record, Record) else record
         if self.format == "jsonl":
-            line = json.dumps(fields, ensure_ascii=False, allow_nan=False)
+            line = _json_line(self.names.to_external(fields))
             # U+2028/9 are legal in JSON but split lines for str.splitlines-based readers.
             line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
             self.handle.write(line + "\n")
             return
         if self.fieldnames is None:
             self.fieldnames = list(fields)
-            self._csv.writerow(self.fieldnames)
+            self._write_header()
         unknown = [name for name in fields if name not in self.fieldnames]
         if unknown:
             raise ValueError("field %r is not in the CSV header %r" % (unknown[0], self.fieldnames))
         self._csv.writerow([_csv_cell(fields.get(name)) for name in self.fieldnames])
+
+
+def _json_line(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
+    except ValueError:                   # NaN or infinity, possible in a Parquet dump
+        return json.dumps(_finite(value), ensure_ascii=False, allow_nan=False,
+                          default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    """What JSON cannot hold as it is (a Parquet dump's dates, decimals, bytes) as text."""
+    if isinstance(value, (bytes, bytearray)):
+        return value.decode("utf-8", "backslashreplace")
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinite floats as None (JSON has neither)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _csv_cell(value: Any) -> str:
@@ -454,4 +461,59 @@ def _csv_cell(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    return _json_line(value)
+
+
+@contextlib.contextmanager
+def post_output(path: str, fmt: str, field_names: Optional[Sequence[str]] = None,
+                like=None, column_kinds: Optional[dict] = None,
+                private: bool = False) -> Iterator[Any]:
+    """A writer of posts (``.write(record)``) to ``path`` in format ``fmt``, all or
+    nothing (``-``: standard output, not atomic).
+
+    ``field_names``: every field of the dump, named as inside mmbdeid, in order (a
+    CSV/TSV header, Parquet columns). ``like``: the dump (a path or a ``PostFile``):
+    records are written under its field names, and a Parquet output from a Parquet dump
+    copies its schema. ``column_kinds``: the Python types seen in each field
+    (:class:`~mmbdeid.files.parquet.ColumnKinds`), for the column types of a Parquet
+    output from another format.
+    """
+    names = field_names_of(like) if like is not None else FieldNames()
+    kind, compressed = split_format(fmt)
+    if kind != PARQUET:
+        with atomic_output(path, private, compressed=compressed) as handle:
+            yield RecordWriter(handle, kind, field_names if kind in _DELIMITERS else None,
+                               names)
+        return
+    schema = None
+    if like is not None and (format_of(like) or post_format(like)) == PARQUET:
+        schema = parquet.arrow_schema(like)
+    columns = [names.external(name) for name in (field_names or [])]
+    kinds = {names.external(name): types for name, types in (column_kinds or {}).items()}
+    with atomic_binary_output(path, private) as handle:
+        writer = _ParquetRecords(parquet.ParquetPostWriter(handle, columns, path, schema,
+                                                           kinds), names)
+        try:
+            yield writer
+            writer.parquet.close()
+        except BaseException:
+            writer.parquet.abandon()
+            raise
+
+
+class _ParquetRecords:
+    """``RecordWriter``'s ``write`` for Parquet: fields renamed to the dump's names."""
+
+    def __init__(self, writer: "parquet.ParquetPostWriter", names: FieldNames):
+        self.parquet = writer
+        self.names = names
+
+    def write(self, record) -> None:
+        fields = record.fields if isinstance(record, Record) else record
+        self.parquet.write(self.names.to_external(fields))
+
+
+# Also importable from here, as before the formats had a module of their own.
+__all__ = ["BadRecord", "CONLL_EXTENSIONS", "CSV_EXTENSIONS", "FieldNames", "JSONL_EXTENSIONS",
+           "POST_FORMATS", "PostFile", "Record", "RecordWriter", "TSV_EXTENSIONS",
+           "corpus_format", "numbered_lines", "post_format", "post_output", "read_posts"]

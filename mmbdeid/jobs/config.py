@@ -1,7 +1,7 @@
 """The typed configuration of a run, built once from the command line and passed to the
 jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 
 # The longest post text a run accepts by default. Measured on this project's 2-core, 24 GiB
@@ -29,10 +29,10 @@ class DetectionConfig:
 @dataclass(frozen=True)
 class RunConfig:
     """One whole-dump job: its input, outputs and options."""
-    dump: str
+    dump: Any                               # a path or a files.postfile.PostFile
     detection: DetectionConfig
     output: str                             # the scrubbed dump, the person map or the list
-    output_format: str = "jsonl"            # of a scrubbed dump: jsonl or csv
+    output_format: str = "jsonl"            # of a scrubbed dump: files.formats.POST_FORMATS
     spans_path: Optional[str] = None
     rejects_path: Optional[str] = None      # set with --skip-bad: bad records go there
     stats_path: Optional[str] = None

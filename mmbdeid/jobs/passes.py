@@ -20,11 +20,16 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
 from ..files.atomic import atomic_output, atomic_path, optional_output
-from ..files.posts import RecordWriter, read_posts
+from ..files.formats import PARQUET
+from ..files.parquet import ColumnKinds
+from ..files.posts import post_output, read_posts
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
 from ..output.operators import OPERATORS, Replaced
+from ..output.review_page import (EXAMPLES_SHOWN, Highlight, PageCounts, PageExample,
+                                  PagePost, PageString, build_review_page)
 from ..spans import Span, join
+from ..text.context import context
 from .config import MAX_POST_CHARS, RunConfig
 from .local import chunked, count_chunk
 from .progress import Progress
@@ -44,6 +49,7 @@ class Summary:
     verb: str = "scrubbed"
     warnings: List = field(default_factory=list)
     field_names: List[str] = field(default_factory=list)    # of the dump, for a CSV output
+    column_kinds: Optional[dict] = None     # types seen per field, for a Parquet output
     _warned: set = field(default_factory=set, repr=False)
 
     def warn(self, duplicate) -> None:
@@ -92,21 +98,29 @@ def _ignore(bad) -> None:
 class DumpScan:
     """What pass 1 learns of the records besides the statistics: the dump's fingerprint
     (what statistics built from it record) and its field names in order of first
-    appearance (the header of a CSV output, so no record's field is lost)."""
+    appearance (the header of a CSV output, so no record's field is lost) and, with
+    ``kinds``, the types of their values (the column types of a Parquet output)."""
 
-    def __init__(self):
+    def __init__(self, kinds: bool = False):
         self.fingerprint = DumpFingerprint()
         self._fields: Dict[str, None] = {}
+        self.kinds = ColumnKinds() if kinds else None
 
     @property
     def field_names(self) -> List[str]:
         return list(self._fields)
+
+    @property
+    def column_kinds(self) -> Optional[dict]:
+        return None if self.kinds is None else self.kinds.kinds
 
     def watch(self, records) -> Iterator[dict]:
         fields_seen = self._fields
         for record in records:
             fields = record.fields
             self.fingerprint.add(fields)
+            if self.kinds is not None:
+                self.kinds.observe(fields)
             if len(fields) != len(fields_seen) or any(name not in fields_seen
                                                        for name in fields):
                 for name in fields:
@@ -187,7 +201,7 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
               work: str = "finding names") -> Iterator[Iterator[PostResult]]:
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
     iterator over every post's :class:`PostResult`, in input order."""
-    scan = DumpScan()
+    scan = DumpScan(kinds=config.output_format == PARQUET)
     with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
             optional_output(config.rejects_path, private=True) as rejects_handle, \
             _stats_location(config, scratch) as (stats_path, reused):
@@ -203,6 +217,7 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             total = build_stats(config.dump, stats_path, engine, rejects, config.quiet,
                                 passes, scan, config.max_post_chars)
         summary.field_names = scan.field_names
+        summary.column_kinds = scan.column_kinds
         summary.rejected = rejects.count if rejects else 0
         factory, args = engine.detector(config.detection, stats_path)
 
@@ -258,9 +273,8 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
         if by_people:
             _scrub_people(config, detected, summary)
         else:
-            with atomic_output(config.output) as out, \
+            with _post_output(config, summary) as writer, \
                     optional_output(config.spans_path) as spans_out:
-                writer = _record_writer(out, config, summary)
                 operator = OPERATORS[config.mode]()
                 for post in detected:
                     record, replaced = ((dict(post.fields, text=post.text), post.replaced)
@@ -293,9 +307,8 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Su
                                           allow=config.detection.allow, warn=summary.warn)
         progress = Progress("pass 3/3 writing", total=posts_found, quiet=config.quiet)
         # the spans carry each mention's person id: private, like the map
-        with atomic_output(config.output) as out, \
+        with _post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
-            writer = _record_writer(out, config, summary)
             for fields, line in zip(_reread(config), found):
                 spans = [Span(*item) for item in json.loads(line)]
                 record, linked = operator.rewrite(fields, spans)
@@ -330,52 +343,121 @@ def link_dump(config: RunConfig, engine) -> Summary:
     return summary
 
 
-REVIEW_FIELDS = ("string", "count", "mean_prob", "label")
+REVIEW_FIELDS = ("string", "count", "mean_prob", "label", "example", "post_ids")
+REVIEW_POST_IDS = 20        # post ids listed per string at most; a last item "+N more"
 
 
-def review_dump(config: RunConfig, engine) -> Summary:
+class ReviewPage(NamedTuple):
+    """``review --html``: the page's path, the threshold it states, and how many posts
+    with removals it shows at most (the table of strings covers all)."""
+    path: str
+    threshold: float
+    max_posts: int
+
+
+class _ReviewedString:
+    """One row of the review list while the dump is read: a string's occurrences (all
+    forms of it, compared case-insensitively), the posts holding it and a few contexts."""
+
+    def __init__(self):
+        self.count = 0
+        self.prob_sum = 0.0
+        self.labels: Counter = Counter()
+        self.forms: Counter = Counter()
+        self.posts = 0
+        self.post_ids: List[str] = []
+        self.examples: List[PageExample] = []     # the first few posts' first contexts
+        self._last_post = -1
+
+    def add(self, span: Span, string: str, post_number: int, post_id: str, text: str,
+            shown: Optional[int]) -> None:
+        self.count += 1
+        self.prob_sum += span.score
+        self.labels[span.label] += 1
+        self.forms[string] += 1
+        if post_number != self._last_post:        # posts come in order: a new one
+            self._last_post = post_number
+            self.posts += 1
+            if len(self.post_ids) < REVIEW_POST_IDS:
+                self.post_ids.append(post_id)
+            if len(self.examples) < EXAMPLES_SHOWN:
+                self.examples.append(PageExample(shown, post_id,
+                                                 context(text, span.start, span.end)))
+
+    @property
+    def string(self) -> str:
+        return self.forms.most_common(1)[0][0]
+
+    def row(self) -> list:
+        more = self.posts - len(self.post_ids)
+        post_ids = ";".join(self.post_ids + (["+%d more" % more] if more else []))
+        return [self.string, self.count, "%.4f" % (self.prob_sum / self.count),
+                self.labels.most_common(1)[0][0], self.examples[0].context.marked(),
+                post_ids]
+
+    def page_string(self) -> PageString:
+        return PageString(self.string, self.count, self.prob_sum / self.count,
+                          self.labels.most_common(1)[0][0], self.examples)
+
+
+def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) -> Summary:
     """Passes 1-2, then every distinct string the model would remove (names and usernames,
-    compared case-insensitively) with its count, mean probability and commonest label,
-    most frequent first, as CSV at ``config.output``.
+    compared case-insensitively) with its count, mean probability, commonest label, the
+    context of its first occurrence and the ids of the posts holding it, most frequent
+    first, as CSV at ``config.output``; with ``page``, the review page too.
 
     A string is a mention as the person modes see it (:func:`~mmbdeid.people.linking.
     name_groups`): ``Mary Jane`` and ``Arthur C. Clarke`` are one string, its probability
     its highest token's, but a word that does not look like part of the name (``Dr``,
-    ``Ouch``, ``Thanks``) stays a string of its own, so it can be struck."""
+    ``Ouch``, ``Thanks``) stays a string of its own, so it can be struck. The page also
+    shows the e-mails, URLs and phone numbers removed by pattern."""
     from ..people.linking import name_groups
 
     started = time.monotonic()
     summary = Summary(verb="reviewed")
-    found: Dict[str, list] = {}             # folded string -> [count, prob sum, labels, forms]
+    found: Dict[str, _ReviewedString] = {}          # by the folded string
+    page_posts: List[PagePost] = []
+    with_removals = 0
     with _detected(config, engine, summary, 2) as detected:
-        for post in detected:
+        for number, post in enumerate(detected):
             summary.posts += 1
             text = post.fields["text"]
+            post_id = str(post.fields["id"])
             person_spans = [s for s in post.spans if s.label in PERSON_LABELS]
-            for span in map(join, name_groups(text, person_spans)):
+            mentions = [join(group) for group in name_groups(text, person_spans)]
+            shown = None                    # the post's index on the page, if it is shown
+            removals = mentions + [s for s in post.spans if s.label not in PERSON_LABELS]
+            if page is not None and removals:
+                with_removals += 1
+                if len(page_posts) < page.max_posts:
+                    shown = len(page_posts)
+                    page_posts.append(PagePost(post_id, text, [
+                        Highlight(s.start, s.end, s.label, s.score) for s in removals]))
+            for span in mentions:
                 string = text[span.start:span.end]
-                entry = found.setdefault(string.casefold(), [0, 0.0, Counter(), Counter()])
-                entry[0] += 1
-                entry[1] += span.score
-                entry[2][span.label] += 1
-                entry[3][string] += 1
+                entry = found.setdefault(string.casefold(), _ReviewedString())
+                entry.add(span, string, number, post_id, text, shown)
                 summary.removed[span.label] += 1
-    rows = sorted(found.values(), key=lambda e: (-e[0], e[3].most_common(1)[0][0]))
-    with atomic_output(config.output, private=True) as handle:
+    rows = sorted(found.values(), key=lambda e: (-e.count, e.string))
+    with atomic_output(config.output, private=True) as handle, \
+            optional_output(page and page.path, private=True) as page_handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(REVIEW_FIELDS)
-        for count, total, labels, forms in rows:
-            writer.writerow([forms.most_common(1)[0][0], count, "%.4f" % (total / count),
-                             labels.most_common(1)[0][0]])
+        for entry in rows:
+            writer.writerow(entry.row())
+        if page_handle is not None:
+            page_handle.write(build_review_page(
+                page_posts, [entry.page_string() for entry in rows],
+                PageCounts(page.threshold, summary.posts, with_removals)))
     summary.seconds = time.monotonic() - started
     return summary
 
 
-def _record_writer(handle, config: RunConfig, summary: Summary) -> RecordWriter:
-    """A CSV output's header holds every field of the dump (pass 1 saw them all)."""
-    if config.output_format == "csv":
-        return RecordWriter(handle, "csv", fieldnames=summary.field_names)
-    return RecordWriter(handle, config.output_format)
+def _post_output(config: RunConfig, summary: Summary):
+    """The scrubbed dump's writer, all or nothing: a CSV/TSV header or Parquet columns
+    hold every field of the dump (pass 1 saw them all), under the dump's own names."""
+    return post_output(config.output, config.output_format, summary.field_names,
+                       like=config.dump, column_kinds=summary.column_kinds)
 
 
 def spans_line(post_id, replaced: List[Replaced]) -> str:

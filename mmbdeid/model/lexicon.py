@@ -83,6 +83,13 @@ def load_first_name_shares() -> dict[str, float]:
 
 
 @functools.lru_cache(maxsize=1)
+def load_first_name_female_shares() -> dict[str, float]:
+    """First name -> share of its bearers who are women (``first_names_gender``; read by
+    :mod:`mmbdeid.people.gender`)."""
+    return {fields[0]: float(fields[1]) for fields in _rows("first_names_gender.txt")}
+
+
+@functools.lru_cache(maxsize=1)
 def load_last_name_ranks() -> dict[str, int]:
     """Surname -> census frequency rank (1 = most frequent)."""
     return {fields[0]: int(fields[1]) for fields in _rows("last_names.txt")}

@@ -14,7 +14,7 @@ import random
 import re
 import zipfile
 import zlib
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import pycrfsuite
 from sklearn.base import BaseEstimator, clone
@@ -24,6 +24,9 @@ from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
 from .features import Featurizer
 from ..files.atomic import atomic_path
+
+# Training progress: (what is counted: "features" or "iterations", done, total).
+TrainingProgress = Callable[[str, int, int], None]
 
 LABELS = ("NAME", "USER", "O")
 NAME_LABELS = ("NAME", "USER")
@@ -98,11 +101,15 @@ class NameTagger(BaseEstimator):
 
     # -- learning -------------------------------------------------------------------
     def fit(self, documents: Sequence, labels: Optional[Sequence] = None,
-            stats=None, groups: Optional[Sequence] = None) -> "NameTagger":
+            stats=None, groups: Optional[Sequence] = None,
+            progress: Optional[TrainingProgress] = None) -> "NameTagger":
         """Learn the first stage from ``documents`` (with ``stats``, their corpus
         statistics) and ``labels``, and with ``second_stage`` the second. ``groups``: the
         cross-validation group of each document (default: its board and thread when it
         has a thread, else the document alone).
+
+        ``progress(what, done, total)`` hears of the features of each training document
+        and of each L-BFGS iteration (the command line shows it).
 
         ``documents`` may be posts as a user holds them (see :func:`as_training_data`):
         texts with ``labels`` their gold spans, or annotated post dicts with ``text`` and
@@ -124,7 +131,7 @@ class NameTagger(BaseEstimator):
         y = [list(seq) for seq in copy_labels]
         self.model_bytes_, self.classes_ = _train_crf(
             (featurizer.document_items(d) for d in copies), y, self.c1, self.c2,
-            self.max_iterations, self.all_possible_transitions)
+            self.max_iterations, self.all_possible_transitions, progress)
         self.context_bytes_ = None
         self._reset()
         if self.second_stage:
@@ -619,13 +626,34 @@ def default_model_path() -> str:
 
 
 def _train_crf(items, labels: List[List[str]], c1: float, c2: float, max_iterations: int,
-               all_possible_transitions: bool) -> Tuple[bytes, List[str]]:
-    """crfsuite model bytes and classes learned from items and labels."""
+               all_possible_transitions: bool, progress: Optional[TrainingProgress] = None
+               ) -> Tuple[bytes, List[str]]:
+    """crfsuite model bytes and classes learned from items and labels. ``progress`` hears
+    of each document's features and each L-BFGS iteration (see :class:`TrainingProgress`)."""
     import sklearn_crfsuite  # imported here: only training needs it
 
+    def featurised():
+        for done, document_items in enumerate(items, 1):
+            if progress is not None:
+                progress("features", done, len(labels))
+            yield document_items
+
+    class Trainer(pycrfsuite.Trainer):
+        # crfsuite reports iterations only to a verbose trainer, whose message() prints
+        # its log to stdout: parse the log here instead, print nothing.
+        def __init__(self, *args, **kwargs):
+            kwargs["verbose"] = progress is not None
+            super().__init__(*args, **kwargs)
+
+        def message(self, message):
+            if progress is not None and self.logparser.feed(message) == "iteration":
+                progress("iterations", self.logparser.last_iteration.get("num", 0),
+                         max_iterations)
+
     crf = sklearn_crfsuite.CRF(algorithm="lbfgs", c1=c1, c2=c2, max_iterations=max_iterations,
-                               all_possible_transitions=all_possible_transitions)
-    crf.fit(list(items), labels)
+                               all_possible_transitions=all_possible_transitions,
+                               trainer_cls=Trainer)
+    crf.fit(list(featurised()), labels)
     with open(crf.modelfile.name, "rb") as handle:
         return handle.read(), list(crf.classes_)
 

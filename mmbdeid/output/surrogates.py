@@ -21,8 +21,15 @@ Shapes of a name mention (``SurrogateFactory.name``):
 Reproducibility: every draw reseeds a Faker instance from ``sha256(seed, kind, key)``, never
 from Python's salted ``hash()``, so values are identical across runs and processes. They
 depend on the seed, the key, ``reserved``, the locale and Faker's word lists, and, when two
-keys would collide, on the order of first requests. A person's gender is read from the
-original of the first request for that person.
+keys would collide, on the order of first requests.
+
+Gender: a person's gender is read from the first name of the original of the first request
+for that person, or from a first name in it if that is a username (``levo_lisa``), with
+:func:`mmbdeid.people.gender.name_gender` (the ``first_names_gender`` list: ``Marge``
+female, ``Christopher`` male). A female or male name gets a fake first name of the same
+gender, drawn from Faker's female or male names that the list does not read as the other
+gender or as both (no Faker "female" ``Jordan`` for a ``Marge``); a name of either or
+unknown gender (``Jordan``, ``Tenzin``) gets any fake first name.
 """
 from __future__ import annotations
 
@@ -32,11 +39,12 @@ import itertools
 import random
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Optional, Sequence, Union
+from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from faker import Faker
 
 from ..model.lexicon import load_wordlist
+from ..people.gender import GENDERS, fits, name_gender, username_gender_name
 
 MAX_DRAWS = 2000                 # redraws on collision before giving up
 FAKER_DRAWS = 50                 # draws from Faker's common names before the long lexicon
@@ -101,12 +109,14 @@ def _person_provider(faker: Faker):
     raise ValueError("Faker locale without a person provider")
 
 
-def _weighted(names: Union[Mapping[str, float], Sequence[str]],
-              excluded: frozenset[str]) -> dict[str, float]:
-    """Plain alphabetic names (usable in initials and usernames) not in ``excluded``."""
+def _weighted(names: Union[Mapping[str, float], Sequence[str]], excluded: frozenset[str],
+              keep: Callable[[str], bool] = lambda name: True) -> dict[str, float]:
+    """Plain alphabetic names (usable in initials and usernames) not in ``excluded`` that
+    ``keep`` accepts."""
     weights = names if isinstance(names, Mapping) else dict.fromkeys(names, 1.0)
     return {name: float(weight) for name, weight in weights.items()
-            if name.isalpha() and len(name) > 1 and name.lower() not in excluded}
+            if name.isalpha() and len(name) > 1 and name.lower() not in excluded
+            and keep(name)}
 
 
 @functools.lru_cache(maxsize=1)
@@ -247,17 +257,15 @@ class SurrogateFactory:
         self._any_first = _NamePool(_weighted(provider.first_names, self.reserved), extra_first)
         self._last = _NamePool(_weighted(provider.last_names, self.reserved), extra_last)
         self._gendered: dict[str, _NamePool] = {}
-        self._gender_of: dict[str, str] = {}
-        for gender in ("female", "male"):
-            names = getattr(provider, f"first_names_{gender}", ())
-            weighted = _weighted(names, self.reserved)
-            if weighted:
-                self._gendered[gender] = _NamePool(weighted, extra_first)
-            for name in names:
-                # A name in both lists (Jordan) is neutral.
-                other = self._gender_of.setdefault(name.lower(), gender)
-                if other != gender:
-                    self._gender_of[name.lower()] = "neutral"
+        for gender in GENDERS:
+            # Faker's names of this gender that the name list does not read otherwise,
+            # then the lexicon's names the list reads as this gender.
+            weighted = _weighted(getattr(provider, f"first_names_{gender}", ()),
+                                 self.reserved, functools.partial(fits, gender=gender))
+            extra = {name: weight for name, weight in extra_first.items()
+                     if name_gender(name) == gender}
+            if weighted or extra:
+                self._gendered[gender] = _NamePool(weighted, extra)
 
         self._identities: dict[str, _Identity] = {}
         self._taken_full_names: set[str] = set()
@@ -290,8 +298,7 @@ class SurrogateFactory:
         return identity
 
     def _draw_identity(self, person: str, original: str, hint: Optional[str]) -> _Identity:
-        gender = self._gender_of.get(hint or "", "neutral")
-        first_pool = self._gendered.get(gender, self._any_first)
+        first_pool = self._gendered.get(name_gender(hint or ""), self._any_first)
         avoid = set(_words(original))  # never hand back the original name itself
         rng = self._rng("person", person)
         for attempt in range(MAX_DRAWS):
@@ -378,7 +385,9 @@ class SurrogateFactory:
         cached = self._usernames.get((person, original))
         if cached is not None:
             return cached
-        identity = self._identity(person)
+        # A person first met by username (never named in the text): the gender of a first
+        # name in it, if any (levo_lisa).
+        identity = self._identity(person, original, username_gender_name(original) or None)
         if identity.username_parts is None:
             identity.username_parts = self._draw_username_parts(person, identity)
         shape = _username_shape(original)

@@ -7,9 +7,12 @@ spans; this module turns them into *mentions* and links each mention to one pers
 
 - adjacent name tokens are one mention (``Mary Jane``, ``Arthur C. Clarke``), as in every
   output (:func:`mmbdeid.spans.adjacent`), if they also look like one name;
-- a name in a greeting (``Hi Arhtur``, ``Jess, welcome``) is evidence for the author of the
-  post replied to (``parent``), a name in a sign-off (``Thanks Mary Jane``) for the post's
-  own author; a username mention is its user;
+- a name in a sign-off (``Hope that helps! R o b e r t``) or a self-introduction is the
+  post's own author; a name addressed (``Hi Arhtur``, ``Jess, welcome``, ``Thanks Linda``)
+  is someone the post speaks to, never its author: the thread's earlier poster whose names
+  match it (the parent post's author first), else the parent post's author when nothing
+  is known of their names yet (Farrow et al.), else a person found by name or of its own
+  (:meth:`Linker.person_map`); a username mention is its user;
 - any other mention is resolved by name: exactly, then through variants — nicknames
   (``Bob`` ~ ``Robert``, shipped ``nicknames`` list), initials (``MJ`` ~ ``Mary Jane``),
   a part of a multi-word name (``Mary``), a misspelling within a small edit distance
@@ -25,6 +28,7 @@ and a :class:`DuplicateName` warning says so, to be resolved in the mapping file
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections import Counter, defaultdict
@@ -43,6 +47,8 @@ COMMON_SURNAME_RANK = 5000
 VERY_COMMON_ZIPF = 5.0      # "love", "will", "may": too common to join a name
 USERNAME_PREFIX_MIN = 4
 MISPLACED_REPLY_RATIO = 3   # a once-seen link loses to a name seen this often for another
+ADDRESSEE_WINDOW = 50       # earlier posters of a thread a name addressed may be
+ADDRESSEE_SCAN = 500        # posts looked back through for them (long two-person threads)
 
 # Greeting and closing words: the model at a recall-first threshold sometimes tags them
 # ("Hello MJ"), but they never name a person, so they are not mentions.
@@ -51,8 +57,9 @@ GREETING_WORDS = frozenset(
     "congrats cheers hugs regards".split())
 _WORD = re.compile(r"\w+")
 
-# Roles. The addressee of a post is the author of the post it replies to (Farrow et al.):
-# "Hi Arhtur", "Jess, welcome", "Thank you Jo.", "Good luck Monique!", "Good idea Hank."
+# Roles. A name addressed is someone the post speaks to (Farrow et al.: most often the author
+# of the post it replies to): "Hi Arhtur", "Jess, welcome", "Thank you Jo.",
+# "Good luck Monique!", "Good idea Hank.", "@Linda", "hugs to Linda".
 _GREETING = re.compile(
     r"^\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
     r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b[\W_]*)?$",
@@ -60,6 +67,17 @@ _GREETING = re.compile(
 _ADDRESS_LEAD = re.compile(
     r"\b(?:thank\s+you|thanks|thx|ty|good\s+luck|congrats|congratulations|welcome|hugs|"
     r"hi|hello|hey|dear|sorry|glad)[\s,]+$", re.IGNORECASE)
+# Thanks (or a wish) right before a name that ends the post: "Thanks Linda", "Thank you so
+# much, Jo.", "Good luck Monique!" either thanks someone or signs the post ("Can you
+# explain? Thanks Mary Jane"). The role "closing" leaves that to the names (Linker).
+_CLOSING_LEAD = re.compile(
+    r"\b(?:thank\s+you|thanks|thx|ty|good\s+luck)(?:\s+(?:so|very)\s+much|\s+again)?"
+    r"[\s,]+$", re.IGNORECASE)
+# A greeting right before a name is addressing even when the name ends the post
+# ("I asked Ron.\nHi Jess", "Congrats Linda", "big hugs to Linda").
+_GREETING_LEAD = re.compile(
+    r"\b(?:hi|hello|hey|heya|hiya|dear|good\s+(?:morning|evening|afternoon)|welcome|"
+    r"congrats|congratulations|hugs\s+(?:to|for))[\s,]+$", re.IGNORECASE)
 # A name closing a sentence after another word is most often someone spoken to ("good
 # idea Hank.", "glad he stepped up Sue."), unless that word makes it the object of a
 # preposition or a relation ("to Helen.", "my sister Colleen.").
@@ -86,7 +104,7 @@ class Mention(NamedTuple):
     end: int
     text: str
     label: str      # NAME or USER
-    role: str       # "addressee", "author" or "" (anyone)
+    role: str       # "addressee", "author", "closing" (either: see mention_role) or ""
     parts: Tuple[Span, ...] = ()    # the detected spans it joins, in text order
 
 
@@ -177,17 +195,24 @@ def _names() -> frozenset:
 
 
 def mention_role(text: str, start: int, end: int) -> str:
-    """Who a mention most likely is: ``addressee`` (the author of the parent post),
-    ``author`` (the post's own author) or ``""`` (decided by name alone)."""
+    """Who a mention most likely is, from the words around it: ``addressee`` (someone the
+    post speaks to, never its author), ``author`` (the post's own author: a sign-off or
+    self-introduction), ``closing`` (thanks right before a name ending the post: a
+    sign-off or someone thanked, which the names decide) or ``""`` (decided by name
+    alone)."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
+    if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
+        return "addressee"
     if not text[:line_start].strip() and _GREETING.match(before):
         return "addressee"
     if _SELF_LEAD.search(before) or _SELF_AFTER.match(text[end:]):
         return "author"
     ends_post = not _WORD.search(text, end)
-    if re.search(r"\bthank\s+you[\s,]+$", before, re.IGNORECASE):
-        return "addressee"               # "Thank you Jo." thanks someone, even at the end
+    if _CLOSING_LEAD.search(before):
+        return "closing" if ends_post else "addressee"
+    if _GREETING_LEAD.search(before):
+        return "addressee"
     if ends_post and (len(_WORD.findall(before)) <= SIGNOFF_MAX_WORDS
                       or _SIGNOFF_LEAD.search(before)):
         return "author"
@@ -360,16 +385,23 @@ def _add_unique(found: List[str], person_id: str) -> None:
 
 # -- scope -----------------------------------------------------------------------------
 class ScopeIndex:
-    """Who posts where: the people of each thread and board, and each post's author."""
+    """Who posts where: the people of each thread and board, each post's author and place
+    in the dump, and who posted in each thread before a post."""
 
     def __init__(self):
         self.members: Dict[Tuple[str, str], Set[str]] = defaultdict(set)
         self.author_of: Dict[str, str] = {}
+        self.position: Dict[str, int] = {}                  # post id -> order in the dump
+        self.thread_posts: Dict[str, List[Tuple[int, str]]] = defaultdict(list)
+        self._posts = 0
 
     def add_post(self, fields: dict) -> None:
-        author = _text(fields, "author")
+        author, thread = _text(fields, "author"), _text(fields, "thread")
+        self.position[_text(fields, "id")] = self._posts
+        self.thread_posts[thread].append((self._posts, author))   # (position, author)
+        self._posts += 1
         self.author_of[_text(fields, "id")] = author
-        self.members[("thread", _text(fields, "thread"))].add(author)
+        self.members[("thread", thread)].add(author)
         self.members[("board", _text(fields, "board"))].add(author)
 
     def group(self, fields: dict, scope: str) -> Tuple[str, str]:
@@ -382,6 +414,38 @@ class ScopeIndex:
         parent = fields.get("parent")
         return None if parent in (None, "") else self.author_of.get(str(parent))
 
+    def earlier_posters(self, fields: dict) -> List[str]:
+        """Who posted in the post's thread before it, the latest first (at most
+        ``ADDRESSEE_WINDOW`` of them, within ``ADDRESSEE_SCAN`` posts), and the thread's
+        first poster, so often thanked, however far back."""
+        posts = self.thread_posts.get(_text(fields, "thread"), [])
+        end = bisect.bisect_left(posts, (self.position.get(_text(fields, "id"), self._posts),))
+        found: List[str] = []
+        for _, author in reversed(posts[max(end - ADDRESSEE_SCAN, 0):end]):
+            if author not in found:
+                found.append(author)
+                if len(found) == ADDRESSEE_WINDOW:
+                    break
+        if end and posts[0][1] not in found:
+            found.append(posts[0][1])
+        return found
+
+    def addressees(self, fields: dict) -> List[str]:
+        """Whom a post may speak to, in order of preference: the parent post's author,
+        then the thread's earlier posters (:meth:`earlier_posters`); never the post's own
+        author."""
+        author = _text(fields, "author")
+        found: List[str] = []
+        for username in [self.parent_author(fields) or ""] + self.earlier_posters(fields):
+            if username and username != author and username not in found:
+                found.append(username)
+        return found
+
+    def opens_thread(self, fields: dict) -> bool:
+        """A post replying to nothing and no one: no parent, nobody else posted before."""
+        return (fields.get("parent") in (None, "")
+                and not self.addressees(fields))
+
 
 def _text(fields: dict, name: str) -> str:
     value = fields.get(name)
@@ -392,13 +456,76 @@ def _group_label(group: Tuple[str, str]) -> str:
     return "the dump" if group[0] == "dump" else "%s %s" % group
 
 
+# -- is a person called so? -----------------------------------------------------------
+EXACT, VARIANT = 2, 1
+
+
+def called(key: str, person: Person) -> int:
+    """How well ``key`` fits a person's names and usernames: ``EXACT`` (a name, the
+    username or a part of it: ``linda`` of linda_k), ``VARIANT`` (a nickname, initials,
+    a part of a longer name or a longer name of a part, a misspelling, a username prefix)
+    or 0."""
+    variants = _username_words(tuple(person.usernames))
+    if key in person.names or key in variants:
+        return EXACT
+    names = list(person.names) + [v for v in variants if v.isalpha()]
+    canonicals = _nickname_groups_by_name().get(key, frozenset())
+    key_parts = key.split()
+    for name in names:
+        parts = name.split()
+        if (canonicals & _nickname_groups_by_name().get(name, frozenset())
+                or (len(parts) > 1 and (key in parts or key == initials(name)))
+                or (len(key_parts) > 1 and name in key_parts)
+                or is_misspelling(key, name)):
+            return VARIANT
+    folded = key.replace(" ", "")
+    if len(folded) >= USERNAME_PREFIX_MIN and any(
+            u.casefold().startswith(folded) for u in person.usernames):
+        return VARIANT
+    return 0
+
+
+def known_by_name(person: Person) -> bool:
+    """Whether anything says what a person is called: a name found for them other than
+    their username, or a first name in their username (``linda_k``; not ``hope4all``, a
+    word first)."""
+    username_words = _username_words(tuple(person.usernames))
+    return any(name not in username_words for name in person.names) or any(
+        v in _known_first_names() and not _ordinary_word(v) for v in username_words)
+
+
+@functools.lru_cache(maxsize=65536)
+def _username_words(usernames: Tuple[str, ...]) -> frozenset:
+    """The usernames as names are compared (``name_key``) and their variants of three or
+    more letters that are not stop words (as :class:`VariantIndex` indexes them)."""
+    stop_words = load_wordlist("stop_words")
+    words = {name_key(u) for u in usernames}
+    for username in usernames:
+        words |= {v for v in username_variants(username)
+                  if len(v) >= 3 and v not in stop_words}
+    return frozenset(words)
+
+
 # -- linking ---------------------------------------------------------------------------
+_POST_CONTEXT = ("id", "author", "parent", "thread", "board")
+
+
+class _Addressed(NamedTuple):
+    """A name in an addressing (or closing) position, decided once every sign-off is in."""
+    post: dict          # the post's id, author, parent, thread and board
+    key: str
+    label: str
+    role: str           # "addressee" or "closing"
+
+
 class Linker:
     """Builds the person map of a dump from its posts and their detected spans.
 
     Feed every post in dump order with :meth:`observe`; :meth:`person_map` then links the
-    names: greeting/sign-off evidence first, then every other mention by name. Memory grows
-    with the number of posts (post id -> author, for ``parent``) and distinct names.
+    names: what authors call themselves first (sign-offs, self-introductions), then the
+    names addressed, then every other mention by name. Memory grows with the number of
+    posts (post id -> author and position, for ``parent`` and the thread's earlier
+    posters), the addressed names and the distinct names.
     """
 
     def __init__(self, scope: str = "board"):
@@ -408,8 +535,9 @@ class Linker:
         self.scopes = ScopeIndex()
         self._authors: Dict[str, int] = {}                 # username -> first-post order
         self._evidence: Counter = Counter()                 # (username, key) -> posts
-        self._unlinked: Dict[Tuple[str, str], Counter] = {} # (key, label) -> group -> posts
-        self._pending_addressees: List[Tuple[str, str]] = [] # (parent id, key)
+        # (key, label) -> (scope group, author the name is not) -> posts
+        self._unlinked: Dict[Tuple[str, str], Counter] = {}
+        self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
 
     def observe(self, fields: dict, spans: Sequence[Span]) -> None:
@@ -417,57 +545,52 @@ class Linker:
         author = _text(fields, "author")
         if author and author not in self._authors:
             self._authors[author] = len(self._authors)
+        post = {name: fields.get(name) for name in _POST_CONTEXT}
         seen: Set[Tuple[str, str, str]] = set()
         for mention in mentions_of(fields["text"], spans):
             key = name_key(mention.text)
             if not key:
                 continue
             self._forms[key][mention.text] += 1
-            target = None
-            if mention.role == "author":
-                target = author
-            elif mention.role == "addressee":
-                target = self.scopes.parent_author(fields)
-                if target == author:                 # a reply in one's own thread
-                    target = None
-                elif target is None and fields.get("parent") not in (None, ""):
-                    self._pending_addressees.append((str(fields["parent"]), key))
-                    continue
-            marker = (target or "", key, mention.label)
+            marker = (mention.role, key, mention.label)
             if marker in seen:              # counts are posts, as in Farrow et al.
                 continue
             seen.add(marker)
-            if target:
-                self._evidence[(target, key)] += 1
+            if mention.role == "author" and author:
+                self._evidence[(author, key)] += 1
+            elif mention.role in ("addressee", "closing"):
+                self._addressed.append(_Addressed(post, key, mention.label, mention.role))
             else:
-                group = self.scopes.group(fields, self.scope)
-                self._unlinked.setdefault((key, mention.label), Counter())[group] += 1
+                self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope))
+
+    def _add_unlinked(self, key: str, label: str, group: Tuple[str, str], not_of: str = "",
+                      posts: int = 1) -> None:
+        self._unlinked.setdefault((key, label), Counter())[(group, not_of)] += posts
 
     def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None) -> PersonMap:
         people = PersonMap()
         for username in self._authors:
             people.add(Person(people.next_id("U"), [username]))
         by_username = {p.usernames[0]: p for p in people}
-        for parent_id, key in self._pending_addressees:
-            parent_author = self.scopes.author_of.get(parent_id)
-            if parent_author:
-                self._evidence[(parent_author, key)] += 1
-            else:
-                self._unlinked.setdefault((key, "NAME"), Counter())[("dump", "")] += 1
         for (username, key), posts in self._evidence.items():
             named = people.by_username(key)
             if named is not None and named.usernames[0] != username:
                 # "Thank you hope and Ron": the user hope, not a name of the parent author
-                self._unlinked.setdefault((key, "USER"), Counter())[("dump", "")] += posts
+                self._add_unlinked(key, "USER", ("dump", ""), posts=posts)
             elif username in by_username:
                 by_username[username].names[key] += posts
+        self._link_addressed(people, by_username)
         index = VariantIndex(people)
         resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
-        # Most used names first, so a variant joins the name it is a variant of.
-        for (key, label), groups in sorted(self._unlinked.items(),
-                                           key=lambda item: -sum(item[1].values())):
-            for group, posts in groups.items():
-                person_id = resolver.resolve_in_group(key, label, group)
+        # Most used names first, so a variant joins the name it is a variant of; then in
+        # the order the dump first mentions them.
+        first_seen = {key: order for order, key in enumerate(self._forms)}
+        for (key, label), groups in sorted(
+                self._unlinked.items(),
+                key=lambda item: (-sum(item[1].values()), first_seen.get(item[0][0], 0))):
+            for (group, not_of), posts in groups.items():
+                excluded = by_username[not_of].id if not_of in by_username else ""
+                person_id = resolver.resolve_in_group(key, label, group, excluded)
                 person = people[person_id]
                 if person.usernames and name_key(person.usernames[0]) == key:
                     continue                      # the username itself, already listed
@@ -477,6 +600,52 @@ class Linker:
             person.forms = {key: self._forms[key].most_common(1)[0][0]
                             for key in person.names if key in self._forms}
         return people
+
+    def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person]) -> None:
+        """The names addressed, in dump order, each with the names known by then."""
+        linked: Set[Tuple[str, str, str]] = set()          # (post id, username, key)
+        for addressed in self._addressed:
+            post, key = addressed.post, addressed.key
+            author = _text(post, "author")
+            named = people.by_username(key)
+            if named is not None:           # a username is its user: a name of theirs
+                if named.usernames[0] in self.scopes.addressees(post):   # when addressed
+                    username = named.usernames[0]
+                else:
+                    self._add_unlinked(key, "USER", ("dump", ""))
+                    continue
+            else:
+                username = self._addressee(addressed, by_username)
+            if username is None:
+                # Nobody who matches: found by name, or a person of its own; not the author.
+                self._add_unlinked(key, addressed.label, self.scopes.group(post, self.scope),
+                                   author)
+            elif (_text(post, "id"), username, key) not in linked:
+                linked.add((_text(post, "id"), username, key))
+                by_username[username].names[key] += 1
+
+    def _addressee(self, addressed: _Addressed, by_username: Dict[str, Person]
+                   ) -> Optional[str]:
+        """The username a name addressed (or closing a post) belongs to, if any."""
+        post, key = addressed.post, addressed.key
+        author = _text(post, "author")
+        if addressed.role == "closing" and author in by_username and (
+                called(key, by_username[author]) or self.scopes.opens_thread(post)):
+            return author               # their own name, or thanks in advance: a sign-off
+        best, best_fit = None, 0            # the first exact fit, else the first variant
+        for username in self.scopes.addressees(post):
+            fit = called(key, by_username[username]) if username in by_username else 0
+            if fit > best_fit:
+                best, best_fit = username, fit
+                if fit == EXACT:
+                    break
+        if best is not None:
+            return best
+        parent = self.scopes.parent_author(post)
+        if parent and parent != author and parent in by_username \
+                and not known_by_name(by_username[parent]):
+            return parent               # Farrow et al.: a greeting names the author replied to
+        return None
 
 
 class Resolver:
@@ -494,27 +663,37 @@ class Resolver:
         self.warn = warn
         self.index = index or VariantIndex(people)
         self._warned: Set[Tuple[str, Tuple[str, str]]] = set()
-        # name key -> (label, scope group) -> person id
-        self._cache: Dict[str, Dict[Tuple[str, Tuple[str, str]], str]] = defaultdict(dict)
+        # name key -> (label, scope group, excluded person) -> person id
+        self._cache: Dict[str, Dict[Tuple[str, Tuple[str, str], str], str]] = defaultdict(dict)
 
     def resolve(self, mention: Mention, fields: dict) -> str:
+        """The person of a mention in a post, as :meth:`Linker.person_map` linked it: a
+        username is its user; a sign-off (or a closing the author's name) the author; a
+        name addressed the first of the post's addressees called so; any other name, or
+        an addressed one nobody there is called, by name (an addressed one never the
+        post's author)."""
         key = name_key(mention.text)
         named = self.people.by_username(mention.text)
         if named is not None:                # a username is its user, wherever it stands
             return named.id
-        if mention.role:
-            username = (_text(fields, "author") if mention.role == "author"
-                        else self.scopes.parent_author(fields))
-            person = self.people.by_username(username) if username else None
-            addressing_oneself = (mention.role == "addressee"
-                                  and username == _text(fields, "author"))
-            if (person is not None and key in person.names and not addressing_oneself
-                    and not self._better_known_as(key, person)):
-                return person.id
-        return self.resolve_in_group(key, mention.label, self.scopes.group(fields, self.scope))
+        group = self.scopes.group(fields, self.scope)
+        author_name = _text(fields, "author")
+        author = self.people.by_username(author_name) if author_name else None
+        if mention.role in ("author", "closing") and author is not None \
+                and key in author.names and not self._better_known_as(key, author):
+            return author.id
+        if mention.role in ("addressee", "closing"):
+            for username in self.scopes.addressees(fields):
+                person = self.people.by_username(username)
+                if (person is not None and key in person.names
+                        and not self._better_known_as(key, person)):
+                    return person.id
+            return self.resolve_in_group(key, mention.label, group,
+                                         author.id if author is not None else "")
+        return self.resolve_in_group(key, mention.label, group)
 
     def _better_known_as(self, key: str, person: Person) -> bool:
-        """A name found once for the parent's author but often for someone else is most
+        """A name found once for a post's addressee but often for someone else is most
         likely a reply nested at the wrong level (Farrow et al. 2023, section 4.3)."""
         if person.names[key] > 1:
             return False
@@ -530,13 +709,16 @@ class Resolver:
             self._cache.clear()
         return person.id
 
-    def resolve_in_group(self, key: str, label: str, group: Tuple[str, str]) -> str:
+    def resolve_in_group(self, key: str, label: str, group: Tuple[str, str],
+                         excluded: str = "") -> str:
+        """The person called ``key`` in a scope group, never ``excluded`` (the author of
+        a post addressing someone so called): a new person when nobody else is."""
         cached = self._cache[key]
-        person_id = cached.get((label, group))
+        person_id = cached.get((label, group, excluded))
         if person_id is None:
-            person_id = self._resolve(key, group)
+            person_id = self._resolve(key, group, excluded)
             # _resolve may have learned the key: its cache is then fresh
-            self._cache[key][(label, group)] = person_id
+            self._cache[key][(label, group, excluded)] = person_id
         return person_id
 
     def learn(self, key: str, person_id: str) -> None:
@@ -545,8 +727,9 @@ class Resolver:
         self.people[person_id].names.setdefault(key, 0)
         self._cache.pop(key, None)
 
-    def _resolve(self, key: str, group: Tuple[str, str]) -> str:
+    def _resolve(self, key: str, group: Tuple[str, str], excluded: str = "") -> str:
         for candidates in (self.index.exact_people(key), self.index.variant_people(key)):
+            candidates = [p for p in candidates if p != excluded]
             if candidates:
                 return self._pick(key, candidates, group)
         person = self.people.add(Person(self.people.next_id("P"), []))

@@ -1,0 +1,125 @@
+"""mmbdeid as a Presidio recognizer, and a Presidio analyzer that needs no spaCy model.
+
+    >>> from mmbdeid.adapters.presidio import blank_analyzer_engine
+    >>> engine = blank_analyzer_engine()
+    >>> [(r.entity_type, r.start, r.end) for r in engine.analyze(
+    ...     "Thanks Linda, my TSH is fine", language="en")]
+    [('PERSON', 7, 12)]
+
+:class:`MmbdeidRecognizer` returns mmbdeid's mentions as ``RecognizerResult``\\ s, scored
+with mmbdeid's probability. Entity names are those of :mod:`mmbdeid.adapters.entities`
+(a username is ``USERNAME``, which Presidio does not have). By default it reports names
+and usernames only: Presidio's own pattern recognizers find e-mails, URLs and phones.
+
+Presidio's default NLP engine downloads ``en_core_web_lg`` when it is missing.
+mmbdeid does its own tokenising, so :class:`BlankSpacyNlpEngine` gives Presidio a blank
+spaCy pipeline instead (tokens, no download); Presidio's pattern recognizers work
+with it, its spaCy NER recognizer finds nothing and is left out.
+"""
+from typing import List, Optional, Sequence
+
+import spacy
+from presidio_analyzer import (AnalysisExplanation, AnalyzerEngine, EntityRecognizer,
+                               RecognizerRegistry, RecognizerResult)
+from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from mmbdeid import __version__
+from mmbdeid.api import Scrubber
+from mmbdeid.spans import Span
+
+from .entities import ENTITY_OF_LABEL, PERSON_ENTITIES, checked
+
+
+class MmbdeidRecognizer(EntityRecognizer):
+    """Names and usernames (and, if asked, e-mails, URLs and phones) found by mmbdeid.
+
+    ``scrubber``: a :class:`~mmbdeid.Scrubber`; or, instead, its ``options`` (``model``,
+    ``threshold``, ``allow``, ...; none: the bundled model). ``supported_entities``: of
+    PERSON, USERNAME, EMAIL_ADDRESS, URL, PHONE_NUMBER (default PERSON and USERNAME).
+    """
+
+    def __init__(self, scrubber: Optional[Scrubber] = None,
+                 supported_entities: Sequence[str] = PERSON_ENTITIES,
+                 supported_language: str = "en", name: Optional[str] = None,
+                 **options):
+        if scrubber is not None and options:
+            raise TypeError("give a Scrubber or its options, not both")
+        self.scrubber = scrubber if scrubber is not None else Scrubber(**options)
+        entities = checked(supported_entities, ENTITY_OF_LABEL.values(), "entity")
+        super().__init__(supported_entities=entities, name=name,
+                         supported_language=supported_language, version=__version__)
+
+    def load(self) -> None:
+        # Load the model now, so a bad model path fails when the recognizer is built.
+        self.scrubber.tagger
+
+    def analyze(self, text: str, entities: Optional[List[str]] = None,
+                nlp_artifacts: Optional[NlpArtifacts] = None) -> List[RecognizerResult]:
+        """mmbdeid's mentions in ``text`` of the ``entities`` asked for (all supported
+        ones when none) that this recognizer supports. ``nlp_artifacts`` is not used."""
+        wanted = set(self.supported_entities)
+        if entities:
+            wanted &= set(entities)
+        results = []
+        for span in self.scrubber.analyze(text):
+            entity = ENTITY_OF_LABEL.get(span.label)
+            if entity in wanted:
+                results.append(self._result(entity, span))
+        return results
+
+    def _result(self, entity: str, span: Span) -> RecognizerResult:
+        explanation = AnalysisExplanation(
+            recognizer=self.name, original_score=span.score,
+            textual_explanation="mmbdeid %s (found by %s)" % (span.label, span.source))
+        return RecognizerResult(
+            entity_type=entity, start=span.start, end=span.end, score=span.score,
+            analysis_explanation=explanation,
+            recognition_metadata={RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
+                                  RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id})
+
+
+@Language.component("mmbdeid_lowercase_lemmas")
+def lowercase_lemmas(doc: Doc) -> Doc:
+    """Each token's lower case as its lemma: Presidio finds context words ("phone" near a
+    phone number raises its score) among the lemmas, which a blank pipeline leaves empty."""
+    for token in doc:
+        token.lemma_ = token.lower_
+    return doc
+
+
+class BlankSpacyNlpEngine(SpacyNlpEngine):
+    """Presidio's spaCy NLP engine over blank pipelines (``spacy.blank(lang)``): tokens,
+    lower-cased words as lemmas, no entities, and nothing to download. ``languages``:
+    language codes."""
+
+    def __init__(self, languages: Sequence[str] = ("en",)):
+        super().__init__(models=[{"lang_code": lang, "model_name": "blank:" + lang}
+                                 for lang in languages])
+
+    def load(self) -> None:
+        # SpacyNlpEngine.load would try to download a package named "blank:en".
+        self.nlp = {}
+        for model in self.models:
+            nlp = spacy.blank(model["lang_code"])
+            nlp.add_pipe("mmbdeid_lowercase_lemmas")
+            self.nlp[model["lang_code"]] = nlp
+
+
+def blank_analyzer_engine(recognizer: Optional[MmbdeidRecognizer] = None,
+                          predefined: bool = True, language: str = "en") -> AnalyzerEngine:
+    """A Presidio ``AnalyzerEngine`` on :class:`BlankSpacyNlpEngine` with ``recognizer``
+    (default: ``MmbdeidRecognizer()``) and, if ``predefined``, Presidio's own pattern
+    recognizers (e-mail, URL, phone, credit card, ...)."""
+    nlp_engine = BlankSpacyNlpEngine([language])
+    nlp_engine.load()
+    registry = RecognizerRegistry(supported_languages=[language])
+    if predefined:
+        registry.load_predefined_recognizers(languages=[language], nlp_engine=nlp_engine)
+        # its NER would need a trained pipeline; on a blank one it never finds anything
+        registry.remove_recognizer("SpacyRecognizer")
+    registry.add_recognizer(recognizer if recognizer is not None
+                            else MmbdeidRecognizer(supported_language=language))
+    return AnalyzerEngine(registry=registry, nlp_engine=nlp_engine,
+                          supported_languages=[language])

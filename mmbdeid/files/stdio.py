@@ -1,0 +1,62 @@
+"""``-`` as a file: standard input spooled to a private temporary file, standard output as a
+handle that is left open.
+
+Standard input is copied to a file first because the commands read a dump more than once
+(pass 1 statistics, pass 2 scrubbing) and sniff its format. Standard output cannot be
+written atomically: what was written before an error stays written.
+"""
+import contextlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+from typing import IO, Iterator
+
+from ..errors import InputError
+
+STDIO = "-"
+STDIN_NAME = "<stdin>"
+
+
+@contextlib.contextmanager
+def spooled_stdin() -> Iterator[str]:
+    """The path of a private (0600) temporary file holding all of standard input, in
+    ``TMPDIR``; removed afterwards, also on an error or a stop signal."""
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)
+    if hasattr(stdin, "isatty") and stdin.isatty():
+        raise InputError("standard input is a terminal: pipe the posts in "
+                         "(mmbdeid ... - < dump.jsonl)", STDIN_NAME)
+    descriptor, path = tempfile.mkstemp(prefix="mmbdeid-stdin-", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as spool:
+            shutil.copyfileobj(stdin, spool, 1 << 20)
+        yield path
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+@contextlib.contextmanager
+def stdout_binary() -> Iterator[IO[bytes]]:
+    """Standard output's bytes (flushed at the end, never closed)."""
+    sys.stdout.flush()
+    handle = getattr(sys.stdout, "buffer", None)
+    if handle is None:                      # a replaced sys.stdout without bytes
+        raise InputError("standard output takes no bytes here: give a file", STDIO)
+    yield handle
+    handle.flush()
+
+
+@contextlib.contextmanager
+def stdout_text() -> Iterator[IO[str]]:
+    """Standard output as UTF-8 text with untranslated line endings, whatever the
+    locale (flushed at the end, never closed)."""
+    with stdout_binary() as binary:
+        handle = io.TextIOWrapper(binary, encoding="utf-8", newline="",
+                                  errors="backslashreplace")
+        try:
+            yield handle
+        finally:
+            handle.flush()
+            handle.detach()                 # leave sys.stdout open

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""A screenshot of the review page (``mmbdeid review --html``) for the README.
+
+Runs the real command on the bundled fictional demo dump, opens the page from ``file://``
+in headless Chromium (selenium with ``/usr/bin/chromedriver``) and saves a PNG. Usage::
+
+    python3 tools/screenshot_review.py [--dump DUMP] [-o docs/review.png] [--posts N]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEMO = os.path.join(ROOT, "corpora_samples", "demo_dump.jsonl")
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def headless_chromium(width: int, height: int):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--window-size=%d,%d" % (width, height)):
+        options.add_argument(argument)
+    service = Service(CHROMEDRIVER) if os.path.exists(CHROMEDRIVER) else Service()
+    return webdriver.Chrome(options=options, service=service)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dump", default=DEMO, help="posts to review (default: the demo dump)")
+    parser.add_argument("-o", "--output", default=os.path.join(ROOT, "docs", "review.png"),
+                        help="the PNG to write (default docs/review.png)")
+    parser.add_argument("--posts", type=int, default=8,
+                        help="posts shown on the page (--html-posts; default 8)")
+    parser.add_argument("--size", default="1100x1400", help="window WIDTHxHEIGHT in pixels")
+    args = parser.parse_args()
+    width, height = (int(n) for n in args.size.split("x"))
+    with tempfile.TemporaryDirectory(prefix="mmbdeid-shot-") as work:
+        page = os.path.join(work, "review.html")
+        command = [sys.executable, "-m", "mmbdeid", "review", args.dump,
+                   "-o", os.path.join(work, "review.csv"), "--html", page,
+                   "--html-posts", str(args.posts), "--jobs", "1", "--quiet"]
+        subprocess.run(command, cwd=ROOT, check=True)
+        driver = headless_chromium(width, height)
+        try:
+            driver.get("file://" + page)
+            os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+            driver.save_screenshot(args.output)
+        finally:
+            driver.quit()
+    print("screenshot written to %s" % args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
