@@ -157,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the precision-recall curve as PNG, the model's threshold "
                             "circled (needs the [plot] extra: matplotlib)")
     sweep.add_argument("--stats", metavar="STATS", help=_GOLD_STATS_HELP)
+    _tagger_option(sweep)
     _quiet_option(sweep)
 
     crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
@@ -440,6 +441,19 @@ def _model_options(parser) -> None:
     parser.add_argument("--model", metavar="MODEL", help="default: the bundled model")
     parser.add_argument("--threshold", type=_threshold, metavar="T",
                         help="name probability threshold (default: the model's)")
+    _tagger_option(parser)
+
+
+# (as detect.compiled.TAGGERS: the parser is built without importing the model modules)
+TAGGERS = ("compiled", "crfsuite")
+
+
+def _tagger_option(parser) -> None:
+    parser.add_argument("--tagger", choices=TAGGERS, default=TAGGERS[0],
+                        help="how the model's probabilities are computed: 'compiled' "
+                             "(default: cached weight sums, many posts at once) or "
+                             "'crfsuite' (crfsuite's arithmetic, slower; the same "
+                             "probabilities to within 1e-6)")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -642,7 +656,7 @@ def _run_config(args, mode: str = "placeholder", **options):
     # Placeholder text is made in the workers only where the output needs it as it is.
     render = args.command == "scrub" and not OPERATORS[mode].needs_people
     detection = DetectionConfig(model_path, threshold=args.threshold,
-                                render_placeholders=render, **lists)
+                                render_placeholders=render, tagging=args.tagger, **lists)
     return RunConfig(_posts_source(args, args.dump), detection, args.output,
                      stats_path=args.stats,
                      stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,
@@ -688,7 +702,8 @@ def run_evaluate(args) -> int:
     labelled = load_labelled(gold_file)
     stats = corpus_stats([d.document for d in labelled], args.stats)
     with _progress(args, "scoring") as progress:
-        scores = document_scores(tagger, labelled, stats, progress=progress)
+        scores = document_scores(tagger, labelled, stats, progress=progress,
+                                 tagging=args.tagger)
     gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     if args.errors:
@@ -721,8 +736,9 @@ def run_sweep(args) -> int:
     with _progress(args, "scoring") as progress:
         gold, probabilities, minima = score_gold_file(tagger, _posts_source(
                                                           args, args.gold, sniff=False),
-                                                      args.stats,
-                                                      posts=True, progress=progress)
+                                                      args.stats, posts=True,
+                                                      progress=progress,
+                                                      tagging=args.tagger)
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])
     print(format_table(rows, leaks))

@@ -56,7 +56,8 @@ from mmbdeid.text.document import Document
 text = sys.stdin.read() * reps
 document = Document.from_text(text, board="bc", thread="t1", author="kaygirl")
 PartialCounts().add(document)
-analyzer = Analyzer.build(NameTagger.load(default_model_path()), CorpusStats.build([document]))
+analyzer = Analyzer.build(NameTagger.load(default_model_path()), CorpusStats.build([document]),
+                          tagging="crfsuite" if crfsuite_path else "compiled")
 spans = analyzer.analyze(document)
 status = dict(line.split(":", 1) for line in open("/proc/self/status"))
 print(json.dumps({"vm_peak_mb": int(status["VmPeak"].split()[0]) // 1024,
@@ -146,7 +147,7 @@ def _long_documents():
 def test_marginals_are_python_crfsuites_to_the_last_bit(tagger, corpus, specialised):
     documents, stats = corpus
     for stats_ in (stats, None):
-        detector = CrfDetector(tagger, stats_)
+        detector = CrfDetector(tagger, stats_, tagging="crfsuite")
         assert detector.chain is not None          # the bundled model is read and checked
         detector.chain._specialised = specialised  # three labels written out, or the loops
         plain = tagger.featurizer(stats_)
@@ -209,16 +210,17 @@ def test_a_model_it_cannot_read_leaves_tagging_to_python_crfsuite(tagger, damage
     foreign = Foreign()
     assert chain_model(foreign) is None
     detector = CrfDetector(foreign)
-    assert detector.chain is None
+    assert detector.chain is None and detector.compiled is None
     document = Document.from_text(PARAGRAPH)
-    assert detector.detect(document) == CrfDetector(tagger).detect(document)
+    assert detector.detect(document) == CrfDetector(tagger, tagging="crfsuite").detect(document)
 
 
 def test_a_model_whose_probe_disagrees_is_not_used(tagger, monkeypatch):
     monkeypatch.setattr(ChainModel, "agrees_with", lambda self, tagger: False)
     monkeypatch.setattr("mmbdeid.detect.marginals._CHECKED", {})
     assert chain_model(tagger) is None
-    assert CrfDetector(tagger).chain is None
+    assert CrfDetector(tagger).compiled is None
+    assert CrfDetector(tagger, tagging="crfsuite").chain is None
 
 
 # -- items and documents, as before ----------------------------------------------------

@@ -36,15 +36,16 @@ class Analyzer:
     @classmethod
     def build(cls, tagger, stats=None, threshold: Optional[float] = None,
               drug_filter: bool = True, rules: bool = True, allow: Sequence[str] = (),
-              deny: Sequence[str] = ()) -> "Analyzer":
+              deny: Sequence[str] = (), tagging: str = "compiled") -> "Analyzer":
         """The standard chain. ``stats``: the corpus statistics of the dump being scrubbed
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
         and titles are kept. ``rules``: names after a title, the board's usernames (with
         ``stats``) and spaced-out names.
-        ``allow``: terms never removed; ``deny``: terms always removed (deny wins)."""
+        ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
+        ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
-        detectors.append(CrfDetector(tagger, stats, threshold))
+        detectors.append(CrfDetector(tagger, stats, threshold, tagging=tagging))
         if drug_filter:
             detectors.append(DrugFilter())
             detectors.append(MedicalTermFilter())
@@ -61,10 +62,11 @@ class Analyzer:
         return cls(detectors)
 
     @classmethod
-    def for_evaluation(cls, tagger, stats=None, drug_filter: bool = True) -> "Analyzer":
+    def for_evaluation(cls, tagger, stats=None, drug_filter: bool = True,
+                       tagging: str = "compiled") -> "Analyzer":
         """The model with its drug filter, a span on every token (see ``token_scores``)."""
         return cls.build(tagger, stats, threshold=EVERY_TOKEN, drug_filter=drug_filter,
-                         rules=False)
+                         rules=False, tagging=tagging)
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:

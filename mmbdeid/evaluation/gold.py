@@ -27,8 +27,8 @@ def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> Corpu
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                 drug_filter: bool = True, posts: bool = False,
-                progress: Optional[Callable[[str, int, int], None]] = None
-                ) -> Tuple[np.ndarray, ...]:
+                progress: Optional[Callable[[str, int, int], None]] = None,
+                tagging: str = "compiled") -> Tuple[np.ndarray, ...]:
     """(gold is-name booleans, final name probabilities) over all scored tokens.
 
     With ``posts``, a third array follows: per document (post), the lowest final score
@@ -38,17 +38,18 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     hears of each document scored.
     """
     return pooled_scores(labelled, document_scores(tagger, labelled, stats, drug_filter,
-                                                   progress), posts)
+                                                   progress, tagging), posts)
 
 
 def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                     drug_filter: bool = True,
-                    progress: Optional[Callable[[str, int, int], None]] = None
-                    ) -> List[List[Optional[float]]]:
+                    progress: Optional[Callable[[str, int, int], None]] = None,
+                    tagging: str = "compiled") -> List[List[Optional[float]]]:
     """Each document's final name probability per token, the scores :func:`gold_scores`
     pools (None: a token removed by an e-mail/URL/phone pattern, not scored); kept per
     document and token for listing the errors (:mod:`mmbdeid.evaluation.errors`)."""
-    analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter)
+    analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter,
+                                       tagging=tagging)
     analyzer.prepare([document for document, _ in labelled])
     scores = []
     for done, (document, _) in enumerate(labelled, 1):
@@ -81,9 +82,10 @@ def pooled_scores(labelled: Sequence[LabelledDocument],
 
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
                     drug_filter: bool = True, posts: bool = False,
-                    progress: Optional[Callable[[str, int, int], None]] = None
-                    ) -> Tuple[np.ndarray, ...]:
+                    progress: Optional[Callable[[str, int, int], None]] = None,
+                    tagging: str = "compiled") -> Tuple[np.ndarray, ...]:
     """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
-    return gold_scores(tagger, labelled, stats, drug_filter, posts=posts, progress=progress)
+    return gold_scores(tagger, labelled, stats, drug_filter, posts=posts, progress=progress,
+                       tagging=tagging)

@@ -18,12 +18,14 @@ class DetectionConfig:
 
     ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
     ``render_placeholders``: the workers also write the placeholder text (placeholder
-    mode); the person modes rewrite posts only after linking, in the main process."""
+    mode); the person modes rewrite posts only after linking, in the main process.
+    ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`)."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     render_placeholders: bool = True
+    tagging: str = "compiled"               # detect.compiled.TAGGERS: compiled or crfsuite
 
 
 @dataclass(frozen=True)

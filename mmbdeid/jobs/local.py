@@ -90,7 +90,8 @@ class ChunkDetector:
         self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
                                        with_reference(CorpusStats.load(stats_path)),
                                        threshold=detection.threshold,
-                                       allow=detection.allow, deny=detection.deny)
+                                       allow=detection.allow, deny=detection.deny,
+                                       tagging=detection.tagging)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
 
     def __call__(self, posts: Sequence[dict]) -> List[Detected]:
