@@ -9,6 +9,7 @@ from by its score.
 import re
 from bisect import bisect_left
 from itertools import accumulate
+from operator import attrgetter
 from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from .kinds import PERSON_LABELS, placeholder
@@ -43,8 +44,12 @@ class Span(NamedTuple):
         return start <= self.start and self.end <= end
 
 
+_START = attrgetter("start")
+_START_END = attrgetter("start", "end")
+
+
 def by_position(spans: Iterable[Span]) -> List[Span]:
-    return sorted(spans, key=lambda s: (s.start, s.end))
+    return sorted(spans, key=_START_END)
 
 
 def resolve_overlaps(spans: Iterable[Span]) -> List[Span]:
@@ -61,8 +66,8 @@ def overlapping_any(spans: Sequence[Span], others: Sequence[Span]) -> List[bool]
     """For each of ``spans``, whether it overlaps any of ``others`` (in O((n + m) log m))."""
     if not others:
         return [False] * len(spans)
-    ordered = sorted(others, key=lambda s: s.start)
-    starts = [s.start for s in ordered]
+    ordered = sorted(others, key=_START)
+    starts = list(map(_START, ordered))
     # the furthest end among the others starting before a point
     furthest = list(accumulate((s.end for s in ordered), max))
     result = []
@@ -78,8 +83,11 @@ def add_spans(spans: Iterable[Span], added: Sequence[Span]) -> List[Span]:
     if not added:
         return list(spans)
     spans = list(spans)
+    if not spans:
+        return sorted(added, key=_START_END)
     kept = [s for s, hit in zip(spans, overlapping_any(spans, added)) if not hit]
-    return by_position(kept + list(added))
+    kept.extend(added)
+    return sorted(kept, key=_START_END)
 
 
 def drop_inside(spans: Iterable[Span], regions: Sequence[Tuple[int, int]]) -> List[Span]:

@@ -10,13 +10,45 @@ A detector's ``effect`` says what its spans do in the analyzer chain
 
 The order of the chain is therefore part of its meaning: a later detector wins.
 """
-from typing import List
+from itertools import compress
+from typing import AbstractSet, Iterable, List, Sequence, Tuple
 
 from ..spans import Span
 from ..text.document import Document
 
 REMOVE = "remove"
 KEEP = "keep"
+
+# The tokens of the post asked about last and their lower-case forms: the drug, medical-term
+# and title steps look words up in lower case, one after the other on the same post.
+_LOWERED: Tuple[list, Tuple[str, ...]] = ([], ())
+
+
+def lowered_tokens(tokens: Sequence[str]) -> Tuple[str, ...]:
+    """``tokens`` in lower case (``str.lower``), one per token.
+
+    The last list's answer is kept: the steps of a chain ask in turn about one post. It is
+    reused only for a list equal to a copy taken then (element by element; the tokens of
+    one post are the same objects, so the check costs little), so a changed list or a
+    recycled object is never answered from the cache. One tuple holds the pair, so threads
+    sharing it read and replace it whole."""
+    global _LOWERED
+    if type(tokens) is not list:
+        return tuple(map(str.lower, tokens))
+    snapshot, lowered = _LOWERED
+    if snapshot == tokens:
+        return lowered
+    lowered = tuple(map(str.lower, tokens))
+    _LOWERED = (tokens[:], lowered)
+    return lowered
+
+
+def indices_in(words: AbstractSet[str], lowered: Sequence[str]) -> Iterable[int]:
+    """The indices, in order, of the ``lowered`` tokens that are among ``words`` (a set):
+    found at C speed, where a step looks only at a few words (drug names, titles)."""
+    if words.isdisjoint(lowered):
+        return ()
+    return compress(range(len(lowered)), map(words.__contains__, lowered))
 
 
 class Detector:

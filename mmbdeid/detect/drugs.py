@@ -4,7 +4,7 @@ from typing import List
 from ..model.lexicon import load_wordlist
 from ..spans import Span
 from ..text.document import Document
-from .base import KEEP, Detector
+from .base import KEEP, Detector, indices_in, lowered_tokens
 
 
 class DrugFilter(Detector):
@@ -17,8 +17,7 @@ class DrugFilter(Detector):
         self.drugs = load_wordlist("drugs") if drugs is None else frozenset(drugs)
 
     def detect(self, document: Document) -> List[Span]:
-        drugs = self.drugs
-        return [Span("KEEP", start, end, 1.0, self.source)
-                for token, (start, end), pattern in zip(document.tokens, document.offsets,
-                                                        document.pattern_labels)
-                if not pattern and token.lower() in drugs]
+        found = indices_in(self.drugs, lowered_tokens(document.tokens))
+        offsets, patterns, source = document.offsets, document.pattern_labels, self.source
+        return [Span("KEEP", offsets[i][0], offsets[i][1], 1.0, source)
+                for i in found if not patterns[i]]

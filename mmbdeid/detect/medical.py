@@ -32,7 +32,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 from ..model.lexicon import load_wordlist
 from ..spans import Span
 from ..text.document import Document
-from .base import KEEP, Detector
+from .base import KEEP, Detector, indices_in, lowered_tokens
 
 POSSESSIVES = frozenset({"'s", "\u2019s", "'", "\u2019", "'S", "\u2019S"})
 HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
@@ -99,6 +99,14 @@ class MedicalTermFilter(Detector):
             self.phrases.setdefault(phrase[0], []).append(phrase)
         for starting in self.phrases.values():
             starting.sort(key=len, reverse=True)
+        # The words (lower case) at which an eponym can start: a first word, or a one-word
+        # eponym with a plain s (``crohns``, see _plural_single); and at which any span can
+        # (those, an abbreviation, a kinship word). ``detect`` looks at no other token: it
+        # would find nothing there.
+        self.eponym_starts = frozenset(self.phrases).union(
+            phrase[0] + "s" for starting in self.phrases.values() for phrase in starting
+            if len(phrase) == 1 and len(phrase[0]) + 1 > 3)
+        self.starts = self.eponym_starts | self.abbreviations | self.kinship
 
     # --- eponyms ---------------------------------------------------------------------
 
@@ -204,22 +212,22 @@ class MedicalTermFilter(Detector):
     def detect(self, document: Document) -> List[Span]:
         tokens, offsets = document.tokens, document.offsets
         patterns, paragraphs = document.pattern_labels, document.paragraph_ids
+        lowered = lowered_tokens(tokens)
         kept: List[Span] = []
-        i = 0
-        while i < len(tokens):
-            if patterns[i]:
-                i += 1
+        after = 0           # the tokens before belong to a kept eponym
+        for i in indices_in(self.starts, lowered):
+            if i < after or patterns[i]:
                 continue
-            end = self._eponym_at(tokens, i)
-            if end > i and not any(patterns[i:end]):
-                kept.extend(Span("KEEP", start, stop, 1.0, self.source)
-                            for start, stop in offsets[i:end])
-                i = end
-                continue
-            word = tokens[i].lower()
+            word = lowered[i]
+            if word in self.eponym_starts:
+                end = self._eponym_at(tokens, i)
+                if end > i and not any(patterns[i:end]):
+                    kept.extend(Span("KEEP", start, stop, 1.0, self.source)
+                                for start, stop in offsets[i:end])
+                    after = end
+                    continue
             if self._abbreviation(tokens, paragraphs, i) or (
                     word in self.kinship and not self._before_name(tokens, paragraphs, i)):
                 start, stop = offsets[i]
                 kept.append(Span("KEEP", start, stop, 1.0, self.source))
-            i += 1
         return kept

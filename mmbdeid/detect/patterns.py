@@ -4,6 +4,7 @@ The regular expressions themselves run before tokenising (:mod:`mmbdeid.text.pat
 so that every identifier is one token; these detectors turn the tokens they marked into
 spans of score 1.0.
 """
+from itertools import compress
 from typing import List
 
 from ..spans import PATTERN, Span
@@ -20,10 +21,14 @@ class PatternDetector(Detector):
         self.label = label
 
     def detect(self, document: Document) -> List[Span]:
-        label = self.label
+        label, patterns = self.label, document.pattern_labels
+        tokens = zip(patterns, document.offsets)
+        if label:       # only pattern tokens can match: most posts have none
+            if not any(patterns):
+                return []
+            tokens = compress(tokens, patterns)
         return [Span(label, start, end, 1.0, PATTERN)
-                for pattern, (start, end) in zip(document.pattern_labels, document.offsets)
-                if pattern == label]
+                for pattern, (start, end) in tokens if pattern == label]
 
     def __repr__(self) -> str:
         return "PatternDetector(%r)" % self.label

@@ -266,25 +266,29 @@ class EmissionScorer(Featurizer):
             # the table must hold every type of the post while its rows are gathered
             self._forget_newest_types()
         board, thread_variants, ranked, author_parts = self._post_context(document)
-        keys = list(zip(tokens, patterns))
+        # a token is its own key; one with a pattern label is keyed with it (it is scored
+        # by its pattern alone)
+        keys = [token if not pattern else (token, pattern)
+                for token, pattern in zip(tokens, patterns)] if any(patterns) else tokens
         position = {key: k for k, key in enumerate(dict.fromkeys(keys))}
         distinct = list(position)
         cache = self._type_cache
-        new = [token for token, pattern in distinct if not pattern and token not in cache]
+        new = [key for key in distinct if key.__class__ is str and key not in cache]
         if new:
             self._prefetch_tokens(new, [None] * len(new))
             for token in new:
                 self._scored_type(token)
-        entries = [None if pattern else cache[token] for token, pattern in distinct]
+        entries = [cache[key] if key.__class__ is str else None for key in distinct]
         type_rows = [0 if entry is None else entry.row for entry in entries]
         terms = [None if entry is None else entry.term for entry in entries]
         # the few tokens with a pattern, a username likeness or the author's name
         special = thread_variants | author_parts
         rare = np.zeros(len(distinct), dtype=np.intp)
-        for k, entry in enumerate(entries):
-            if entry is None or entry.board_user_distances or entry.lower in special:
-                rare[k] = self._rare_atom_row(entry, distinct[k][1], board, thread_variants,
-                                              author_parts)
+        for k in [k for k, entry in enumerate(entries) if entry is None
+                  or entry.board_user_distances or entry.lower in special]:
+            entry = entries[k]
+            rare[k] = self._rare_atom_row(entry, None if entry else distinct[k][1], board,
+                                          thread_variants, author_parts)
         units = self._type_vectors[type_rows] + self._atom_vectors[rare]
         for kind, (ranks, size) in ranked:
             # (a term of None is in no document: unranked)
