@@ -17,9 +17,13 @@ Built in a first pass over every post, then reused (``--stats FILE``) by ``scrub
   occurrences say nothing and are not counted.
 
 Memory stays flat as the dump grows: counts are gathered in :class:`PartialCounts` (one per
-chunk of posts, mergeable, so workers and Dask partitions can each build one), added to
-SQLite by :class:`StatsBuilder` whenever they grow large, and ranked there with SQL window
-functions.  :class:`CorpusStats` reads the finished store with bounded caches.
+chunk of posts, mergeable, so workers and Dask partitions can each build one; counted with
+numpy a batch of documents at a time and pickled as compact arrays), summed in memory by
+:class:`StatsBuilder` as arrays of (document, term) keys and counts, added to SQLite
+whenever they pass ``FLUSH_ENTRIES`` and ranked there with SQL window functions.  A dump
+whose counts never passed it (some 20,000 posts of a hundred words) is ranked in memory
+with numpy instead, in the same order, and only the results are written.
+:class:`CorpusStats` reads the finished store with bounded caches.
 
 A small input (a single post, a short file) makes thin statistics: every term of a one-line
 post opens or closes its paragraph, one board has no other board to take an idf from.  The
@@ -28,14 +32,20 @@ reference statistics instead (see there): the raw term counts of every board wit
 ``THIN_BOARD_TOKENS`` tokens and, when there are fewer than ``THIN_USER_POPULATION`` users,
 of every user; and, below ``THIN_DUMP_TOKENS`` tokens in all, every term's counts.
 """
+import array
 import hashlib
 import itertools
+import json
 import math
 import os
 import pathlib
 import sqlite3
-from collections import Counter, OrderedDict
-from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
+import threading
+from collections import Counter, OrderedDict, defaultdict
+from types import SimpleNamespace
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
+
+import numpy as np
 
 from ..errors import InputError
 from ..files.atomic import atomic_path
@@ -54,7 +64,7 @@ SENTENCE_OPENERS = frozenset(".!?:;\"“”()[]…-–—*•>")
 THIN_BOARD_TOKENS = 20_000    # a smaller board's raw term counts are kept
 THIN_USER_POPULATION = 100    # with fewer users, every user's raw term counts are kept
 THIN_DUMP_TOKENS = 20_000     # a smaller dump keeps every term's counts (not only mid > 0)
-FLUSH_ENTRIES = 300_000       # counts held in memory before they are added to SQLite
+FLUSH_ENTRIES = 1_000_000     # counts held in memory (arrays) before they are added to SQLite
 CACHE_ENTRIES = 200_000       # per lookup cache of CorpusStats
 _TERMS_PER_QUERY = 500        # well below SQLite's limit on query parameters
 
@@ -67,59 +77,400 @@ def term_of(token: str) -> Optional[str]:
 
 
 class PartialCounts:
-    """The counts of some posts; ``merge`` adds another's (order does not matter)."""
+    """The counts of some posts; ``merge`` adds another's (order does not matter).
+
+    Documents are counted in batches with numpy (:func:`_count_documents`); the counts are
+    held as arrays over a vocabulary of the batch (:class:`_Counts`) and pickled that way,
+    compact and cheap to load.  ``terms``, ``border``, ``mid``, ``capitalised`` (term ->
+    count) and ``board_terms``, ``user_terms`` ((board or author, term) -> count) give the
+    counts as Counters, built on each access."""
 
     def __init__(self):
-        self.board_terms: Counter = Counter()      # (board, term) -> count
-        self.user_terms: Counter = Counter()       # (author, term) -> count
-        self.terms: Counter = Counter()            # term -> [count, border, mid, capitalised]
-        self.border: Counter = Counter()
-        self.mid: Counter = Counter()
-        self.capitalised: Counter = Counter()
         self.thread_authors: set = set()           # (board, thread, author)
         self.n_posts = 0
+        # not yet counted: (tokens, labels, paragraph ids, board, author) of documents
+        self._documents: list = []
+        self._buffered = 0             # their tokens
+        self._blocks: list = []        # counted (_Counts.export), not yet in _counts
+        self._counts: Optional[_Counts] = None
 
     def __len__(self) -> int:
-        return len(self.board_terms) + len(self.user_terms) + len(self.terms)
+        counts = self._counted()
+        return counts.n_pairs + len(counts.term_ids)
 
     def add(self, document) -> "PartialCounts":
         self.n_posts += 1
-        paragraphs: Dict[int, list] = {}
-        mid, capitalised = self.mid, self.capitalised
-        previous_token, previous_paragraph = None, None
-        for token, pattern, paragraph in zip(document.tokens, document.pattern_labels,
-                                             document.paragraph_ids):
-            term = None if pattern else term_of(token)
-            if term is not None:
-                paragraphs.setdefault(paragraph, []).append(term)
-                opens_sentence = (paragraph != previous_paragraph or previous_token is None
-                                  or previous_token in SENTENCE_OPENERS)
-                if not opens_sentence and not token.isupper():
-                    mid[term] += 1
-                    if token[0].isupper():
-                        capitalised[term] += 1
-            previous_token, previous_paragraph = token, paragraph
-        terms = [t for paragraph in paragraphs.values() for t in paragraph]
-        # Counter.update counts an iterable in C; given a mapping it loops in Python
-        self.terms.update(terms)
-        if document.board:
-            self.board_terms.update(zip(itertools.repeat(document.board), terms))
         if document.author:
-            author = document.author
-            self.user_terms.update(zip(itertools.repeat(author), terms))
-            self.thread_authors.add((document.board, document.thread, author))
-        for paragraph in paragraphs.values():
-            # the first and last BORDER_WIDTH terms (all of them in a short paragraph)
-            self.border.update(paragraph if len(paragraph) <= 2 * BORDER_WIDTH
-                               else paragraph[:BORDER_WIDTH] + paragraph[-BORDER_WIDTH:])
+            self.thread_authors.add((document.board, document.thread, document.author))
+        tokens = document.tokens
+        if tokens:
+            self._documents.append((tokens, document.pattern_labels, document.paragraph_ids,
+                                    document.board, document.author))
+            self._buffered += len(tokens)
+            if self._buffered >= _BATCH_TOKENS:
+                self._count_buffered()
         return self
 
     def merge(self, other: "PartialCounts") -> "PartialCounts":
-        for name in ("board_terms", "user_terms", "terms", "border", "mid", "capitalised"):
-            getattr(self, name).update(getattr(other, name))
+        blocks = other._export()
+        counts = self._counted(consolidate=False)
+        for block in blocks:
+            counts.absorb(block)
         self.thread_authors |= other.thread_authors
         self.n_posts += other.n_posts
         return self
+
+    # -- the counts as Counters ---------------------------------------------------------
+    @property
+    def terms(self) -> Counter:
+        return self._term_counter(0)
+
+    @property
+    def border(self) -> Counter:
+        return self._term_counter(1)
+
+    @property
+    def mid(self) -> Counter:
+        return self._term_counter(2)
+
+    @property
+    def capitalised(self) -> Counter:
+        return self._term_counter(3)
+
+    @property
+    def board_terms(self) -> Counter:
+        return self._pair_counter(0)
+
+    @property
+    def user_terms(self) -> Counter:
+        return self._pair_counter(1)
+
+    def _term_counter(self, row: int) -> Counter:
+        counts = self._counted()
+        values = counts.stats[row, :len(counts.term_ids)].tolist()
+        return Counter({term: value for term, value in zip(counts.term_ids, values) if value})
+
+    def _pair_counter(self, kind: int) -> Counter:
+        counts = self._counted()
+        keys, values = counts.pairs(kind)
+        docs, terms = list(counts.doc_ids[kind]), list(counts.term_ids)
+        return Counter({(docs[doc], terms[term]): value for doc, term, value in zip(
+            (keys >> _KEY_SHIFT).tolist(), (keys & _KEY_MASK).tolist(), values.tolist())})
+
+    # -- internals ----------------------------------------------------------------------
+    def _count_buffered(self) -> None:
+        if self._documents:
+            block = _count_documents(self._documents)
+            self._documents, self._buffered = [], 0
+            self._blocks.append(block)
+
+    def _counted(self, consolidate: bool = True) -> "_Counts":
+        """Everything counted and gathered in ``_counts``."""
+        self._count_buffered()
+        if self._counts is None:
+            self._counts = _Counts()
+        for block in self._blocks:
+            self._counts.absorb(block)
+        self._blocks = []
+        if consolidate:
+            self._counts.consolidate()
+        return self._counts
+
+    def _export(self) -> list:
+        """The counts as blocks (``_Counts.export``), without changing them."""
+        self._count_buffered()
+        if self._counts is None:
+            return list(self._blocks)
+        return [self._counted().export()]
+
+    def __getstate__(self):
+        blocks = self._export()
+        if len(blocks) > 1:
+            blocks = [self._counted().export()]
+        return {"n_posts": self.n_posts, "thread_authors": self.thread_authors,
+                "blocks": blocks}
+
+    def __setstate__(self, state) -> None:
+        self.__init__()
+        self.n_posts = state["n_posts"]
+        self.thread_authors = state["thread_authors"]
+        self._blocks = list(state["blocks"])
+
+
+# Documents counted together (a chunk of posts is one batch): numpy's work per call is
+# spread over many tokens, while the batch's arrays stay small.
+_BATCH_TOKENS = 1 << 16
+# (document, term) pairs are int64 keys: document id in the high half, term id in the low.
+_KEY_SHIFT = 32
+_KEY_MASK = (1 << _KEY_SHIFT) - 1
+_RANK_SLICE = 1 << 18          # pairs ranked at a time
+# Unmerged pairs are sorted and summed once they are as many as the merged ones (and at
+# least this many): amortised O(n log n) however small the parts.
+_CONSOLIDATE_MIN = 1 << 16
+
+
+def _count_documents(documents: list) -> tuple:
+    """The counts of some documents (tokens, pattern labels, paragraph ids, board, author)
+    as a block: (terms, stats, pairs) where ``stats`` is an array (4, terms) of count,
+    paragraph-border, mid-sentence and capitalised occurrences, and ``pairs`` holds for
+    boards and for authors (names, pairs per name, term index, counts).
+
+    The rules are those of a loop over the tokens: a token counts if it has no pattern
+    label and has a letter; the first and last BORDER_WIDTH counted tokens of a paragraph
+    are at its border; a token is mid-sentence unless it opens its document or paragraph
+    or follows a SENTENCE_OPENERS token, and counts there unless it is all-caps."""
+    tokens: list = []
+    lengths = []
+    patterned = []                      # (start, labels) of documents with pattern labels
+    paragraph_lists = []
+    for token_list, labels, paragraphs, _, _ in documents:
+        n = len(token_list)
+        if len(labels) < n or len(paragraphs) < n:     # zip() stopped at the shortest
+            n = min(n, len(labels), len(paragraphs))
+            token_list = token_list[:n]
+        if any(itertools.islice(labels, n)):
+            patterned.append((len(tokens), labels[:n]))
+        paragraph_lists.append(paragraphs if len(paragraphs) == n else paragraphs[:n])
+        tokens.extend(token_list)
+        lengths.append(n)
+    n_tokens = len(tokens)
+    try:        # array('q') refuses what is not an integer (numpy would truncate 1.5)
+        paragraph = np.frombuffer(array.array(
+            "q", itertools.chain.from_iterable(paragraph_lists)), np.int64)
+    except (TypeError, OverflowError):
+        # other paragraph ids: renumbered per document (equal ids stay equal)
+        paragraph = np.fromiter(itertools.chain.from_iterable(
+            map(defaultdict(itertools.count().__next__).__getitem__, ids)
+            for ids in paragraph_lists), np.int64, n_tokens)
+    types = _TYPES.look_up(tokens)
+    del tokens
+    token_type = types.token_type
+    term = types.term[token_type]                 # process-wide term ids, -1: none
+    for start, labels in patterned:
+        term[start:start + len(labels)][np.array(list(map(bool, labels)), bool)] = -1
+    lengths = np.array(lengths, np.int64)
+    starts = np.cumsum(lengths) - lengths
+    document = np.repeat(np.arange(len(lengths)), lengths)
+    opens = np.ones(n_tokens, bool)
+    if n_tokens > 1:
+        opens[1:] = (paragraph[1:] != paragraph[:-1]) | types.opener[token_type[:-1]]
+    opens[starts[lengths > 0]] = True
+    where = np.flatnonzero(term >= 0)             # the counted tokens
+    # the batch's terms, numbered in order of their process-wide ids
+    n_all = np.bincount(term[where], minlength=len(types.terms))
+    present = np.flatnonzero(n_all)
+    n_terms = len(present)
+    local = np.zeros(len(n_all), np.int64)
+    local[present] = np.arange(n_terms)
+    c_term, c_document, c_paragraph = local[term[where]], document[where], paragraph[where]
+    case = np.where(opens[where], 0, types.case[token_type[where]])
+    stats = np.zeros((4, n_terms), np.int64)
+    stats[0] = n_all[present]
+    stats[2] = np.bincount(c_term[case > 0], minlength=n_terms)
+    stats[3] = np.bincount(c_term[case == 2], minlength=n_terms)
+    terms = list(map(types.terms.__getitem__, present.tolist()))
+
+    # paragraph borders: a paragraph's counted tokens, in order, grouped by (document, id)
+    b_term, b_document, b_paragraph = c_term, c_document, c_paragraph
+    if len(where) > 1:
+        other_document = b_document[1:] != b_document[:-1]
+        if not np.all((b_paragraph[1:] >= b_paragraph[:-1]) | other_document):
+            order = np.lexsort((where, b_paragraph, b_document))     # stable: token order
+            b_term, b_document, b_paragraph = (b_term[order], b_document[order],
+                                               b_paragraph[order])
+            other_document = b_document[1:] != b_document[:-1]
+        new = np.ones(len(where), bool)
+        new[1:] = other_document | (b_paragraph[1:] != b_paragraph[:-1])
+        group_start = np.flatnonzero(new)
+        group = np.cumsum(new) - 1
+        group_size = np.diff(np.append(group_start, len(where)))
+        position = np.arange(len(where)) - group_start[group]
+        at_border = ((position < BORDER_WIDTH)
+                     | (position >= group_size[group] - BORDER_WIDTH))
+        stats[1] = np.bincount(b_term[at_border], minlength=n_terms)
+    else:
+        stats[1] = np.bincount(b_term, minlength=n_terms)
+
+    pairs = []
+    for field in (3, 4):           # board, author
+        names = defaultdict(itertools.count().__next__)
+        doc_name = np.array([names[d[field]] if d[field] else -1 for d in documents],
+                            np.int64)
+        name = doc_name[c_document]
+        chosen = name >= 0
+        keys, counts = np.unique(name[chosen] * n_terms + c_term[chosen],
+                                 return_counts=True)
+        pairs.append((list(names), np.bincount(keys // max(n_terms, 1),
+                                               minlength=len(names)),
+                      _small(keys % max(n_terms, 1)), _small(counts)))
+    return terms, _small(stats), pairs
+
+
+class _TokenTypes:
+    """Token types of this process, numbered, with what counting needs of each: its term
+    (numbered too, -1 if none), case (0: never counted mid-sentence, no term or all-caps;
+    1: counted; 2: counted and capitalised) and whether it opens a sentence after it.
+    Starts afresh past TYPES_KEPT types, so memory stays bounded."""
+
+    TYPES_KEPT = 1 << 17
+
+    def __init__(self):
+        self._lock = threading.Lock()           # Dask may count in several threads
+        self._clear()
+
+    def _clear(self) -> None:
+        self.ids = defaultdict(itertools.count().__next__)      # token -> type id
+        self.term_ids = defaultdict(itertools.count().__next__)  # term -> term id
+        self.terms: list = []                                   # term id -> term
+        self.term = np.zeros(0, np.int64)
+        self.case = np.zeros(0, np.int8)
+        self.opener = np.zeros(0, bool)
+
+    def look_up(self, tokens: list) -> SimpleNamespace:
+        """The type id of each token (``token_type``), and the tables ``term``, ``case``,
+        ``opener`` (by type id) and ``terms`` (by term id) that describe them: a snapshot,
+        which later look-ups only extend or replace."""
+        with self._lock:
+            if len(self.ids) > self.TYPES_KEPT:
+                self._clear()
+            known = len(self.ids)
+            token_type = np.fromiter(map(self.ids.__getitem__, tokens), np.int64,
+                                     len(tokens))
+            if len(self.ids) > known:
+                self._describe(list(itertools.islice(self.ids, known, None)))
+            return SimpleNamespace(token_type=token_type, term=self.term, case=self.case,
+                                   opener=self.opener, terms=self.terms)
+
+    def _describe(self, new: list) -> None:
+        term_ids, n_terms = self.term_ids, len(self.term_ids)
+        term, case, opener = [], [], []
+        for token in new:
+            word = term_of(token)
+            if word is None:
+                term.append(-1)
+                case.append(0)
+            else:
+                term.append(term_ids[word])
+                case.append(0 if token.isupper() else 2 if token[0].isupper() else 1)
+            opener.append(token in SENTENCE_OPENERS)
+        self.terms.extend(itertools.islice(term_ids, n_terms, None))
+        self.term = np.concatenate([self.term, np.array(term, np.int64)])
+        self.case = np.concatenate([self.case, np.array(case, np.int8)])
+        self.opener = np.concatenate([self.opener, np.array(opener, bool)])
+
+
+_TYPES = _TokenTypes()
+
+
+def _small(values: np.ndarray) -> np.ndarray:
+    """Non-negative integers in the smallest dtype that holds them (what is pickled)."""
+    top = int(values.max()) if values.size else 0
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return values.astype(dtype)
+    return values
+
+
+class _Counts:
+    """Counts over a growing vocabulary: per term (count, border, mid, capitalised) in
+    ``stats``, and (board or author, term) pairs as sorted int64 keys with their counts."""
+
+    def __init__(self):
+        # term -> id, board or author -> id: numbered in order of arrival
+        self.term_ids: Dict[str, int] = defaultdict(itertools.count().__next__)
+        self.doc_ids: Tuple[dict, dict] = (defaultdict(itertools.count().__next__),
+                                           defaultdict(itertools.count().__next__))
+        self.stats = np.zeros((4, 1024), np.int64)
+        self.merged = [(_EMPTY, _EMPTY), (_EMPTY, _EMPTY)]   # sorted unique keys, counts
+        self.unmerged: Tuple[list, list] = ([], [])
+        self.n_merged = 0
+        self.n_unmerged = 0
+
+    @property
+    def n_pairs(self) -> int:
+        return self.n_merged + self.n_unmerged
+
+    def __len__(self) -> int:
+        """Entries held (pairs not yet summed count each time)."""
+        return self.n_pairs + len(self.term_ids)
+
+    def absorb(self, block: tuple) -> None:
+        terms, stats, pairs = block
+        term_ids = self.term_ids
+        ids = np.fromiter(map(term_ids.__getitem__, terms), np.int64, len(terms))
+        if len(term_ids) > self.stats.shape[1]:
+            grown = np.zeros((4, max(len(term_ids), 2 * self.stats.shape[1])), np.int64)
+            grown[:, :self.stats.shape[1]] = self.stats
+            self.stats = grown
+        if len(ids):
+            self.stats[:, ids] += stats         # ids are distinct: no lost updates
+        for kind, (names, sizes, term_index, counts) in enumerate(pairs):
+            if not len(counts):
+                continue
+            docs = np.fromiter(map(self.doc_ids[kind].__getitem__, names), np.int64,
+                               len(names))
+            keys = (np.repeat(docs, sizes) << _KEY_SHIFT) | ids[term_index]
+            self.unmerged[kind].append((keys, counts.astype(np.int64, copy=False)))
+            self.n_unmerged += len(keys)
+        if self.n_unmerged >= max(self.n_merged, _CONSOLIDATE_MIN):
+            self.consolidate()
+
+    def consolidate(self) -> None:
+        """Sum the pairs that were added more than once. Arrays are let go as soon as
+        they are used: the peak is about 32 bytes a pair."""
+        for kind in (0, 1):
+            parts = self.unmerged[kind]
+            if not parts:
+                continue
+            keys, counts = self.merged[kind]
+            self.n_merged -= len(keys)
+            key_parts = [keys] + [k for k, _ in parts]
+            count_parts = [counts] + [c for _, c in parts]
+            self.merged[kind] = (_EMPTY, _EMPTY)
+            parts.clear()
+            del keys, counts
+            keys = np.concatenate(key_parts)
+            del key_parts
+            order = np.argsort(keys)
+            keys = keys[order]
+            counts = np.concatenate(count_parts)
+            del count_parts
+            counts = counts[order]
+            del order
+            if len(keys):
+                first = np.ones(len(keys), bool)
+                first[1:] = keys[1:] != keys[:-1]
+                starts = np.flatnonzero(first)
+                del first
+                if len(starts) < len(keys):
+                    keys = keys[starts]
+                    counts = np.add.reduceat(counts, starts)
+            self.merged[kind] = (keys, counts)
+            self.n_merged += len(keys)
+        self.n_unmerged = 0
+
+    def pairs(self, kind: int) -> Tuple[np.ndarray, np.ndarray]:
+        self.consolidate()
+        return self.merged[kind]
+
+    def export(self) -> tuple:
+        """A block (see ``_count_documents``) of these counts."""
+        self.consolidate()
+        n_terms = len(self.term_ids)
+        pairs = []
+        for kind in (0, 1):
+            keys, counts = self.merged[kind]
+            names = list(self.doc_ids[kind])
+            sizes = np.bincount(keys >> _KEY_SHIFT, minlength=len(names))
+            if not sizes.all():
+                present = sizes > 0
+                names = list(itertools.compress(names, present.tolist()))
+                sizes = sizes[present]
+            pairs.append((names, sizes, _small(keys & _KEY_MASK), _small(counts)))
+        return list(self.term_ids), _small(self.stats[:, :n_terms]), pairs
+
+
+_EMPTY = np.zeros(0, np.int64)
 
 
 # Meta rows saying what a store was built from: a dump's fingerprint and the code version.
@@ -151,6 +502,12 @@ class DumpFingerprint:
 class StatsBuilder:
     """Adds posts (or ready partial counts) to a SQLite store and ranks them at the end.
 
+    Counts are gathered in memory as arrays (:class:`_Counts`, about 16 bytes a count);
+    past ``flush_entries`` of them they are added to SQLite and gathering starts afresh, so
+    memory stays bounded however large the dump. A dump whose counts never reached the
+    limit is ranked in memory with numpy (:func:`_rank`, the same order as the SQL
+    ranking of a flushed store) and only the results are written.
+
     ``path`` None builds in memory (small corpora: training, evaluation)."""
 
     def __init__(self, path: Optional[str] = None, flush_entries: int = FLUSH_ENTRIES):
@@ -162,41 +519,68 @@ class StatsBuilder:
         self.connection.execute("PRAGMA temp_store = FILE")
         self.flush_entries = flush_entries
         self.source: Dict[str, str] = {}       # what the store was built from (meta rows)
-        self.pending = PartialCounts()
+        self.pending = PartialCounts()         # documents given one by one (``add``)
         self.n_posts = 0
+        self._counts = _Counts()
+        self._thread_authors: set = set()
+        self._flushed = False                  # some counts are in SQLite
+        self._json = _has_json_each(self.connection)
         _create_count_tables(self.connection)
 
     def add(self, document) -> None:
         self.pending.add(document)
-        if len(self.pending) >= self.flush_entries:
-            self.flush()
+        # a batch was counted (or, with a tiny ``flush_entries``, is due)
+        if self.pending._blocks or self.pending._buffered >= self.flush_entries:
+            self._add_pending()
 
     def add_counts(self, counts: PartialCounts) -> None:
-        self.pending.merge(counts)
-        if len(self.pending) >= self.flush_entries:
-            self.flush()
+        self.n_posts += counts.n_posts
+        self._thread_authors |= counts.thread_authors
+        for block in counts._export():
+            self._counts.absorb(block)
+        if len(self._counts) + len(self._thread_authors) >= self.flush_entries:
+            self._counts.consolidate()
+            if len(self._counts) + len(self._thread_authors) >= self.flush_entries:
+                self.flush()
+
+    def _add_pending(self) -> None:
+        pending, self.pending = self.pending, PartialCounts()
+        if pending.n_posts:
+            self.add_counts(pending)
 
     def flush(self) -> None:
-        counts, self.pending = self.pending, PartialCounts()
-        self.n_posts += counts.n_posts
-        upsert = ("INSERT INTO %s VALUES (?, ?, ?) ON CONFLICT(doc, term) "
-                  "DO UPDATE SET n = n + excluded.n")
+        """Add the counts gathered in memory to SQLite, and start afresh."""
+        self._add_pending()
+        counts, self._counts = self._counts, _Counts()
+        thread_authors, self._thread_authors = self._thread_authors, set()
+        self._flushed = True
+        terms = list(counts.term_ids)
+        term_order = _string_order(terms)
+        term_objects = _objects(terms)
         with self.connection:
-            self.connection.executemany(upsert % "board_term",
-                                        ((b, t, n) for (b, t), n in counts.board_terms.items()))
-            self.connection.executemany(upsert % "user_term",
-                                        ((u, t, n) for (u, t), n in counts.user_terms.items()))
+            for kind, table in enumerate(("board_term", "user_term")):
+                keys, values = counts.pairs(kind)
+                names = list(counts.doc_ids[kind])
+                _insert_by_document(self.connection, table, (), keys >> _KEY_SHIFT,
+                                    keys & _KEY_MASK, values, _objects(names),
+                                    _string_order(names), term_objects, term_order,
+                                    upsert=True)
+            by_term = np.argsort(term_order)
             self.connection.executemany(
                 "INSERT INTO term VALUES (?, ?, ?, ?, ?) ON CONFLICT(term) DO UPDATE SET "
                 "n = n + excluded.n, border = border + excluded.border, "
                 "mid = mid + excluded.mid, capitalised = capitalised + excluded.capitalised",
-                ((t, n, counts.border.get(t, 0), counts.mid.get(t, 0),
-                  counts.capitalised.get(t, 0)) for t, n in counts.terms.items()))
+                zip(term_objects[by_term].tolist(),
+                    *counts.stats[:, :len(terms)][:, by_term].tolist()))
             self.connection.executemany("INSERT OR IGNORE INTO thread_author VALUES (?, ?, ?)",
-                                        counts.thread_authors)
+                                        _sorted(thread_authors))
 
     def finish(self) -> "CorpusStats":
         """Rank everything, drop the raw per-document counts, and open the result."""
+        self._add_pending()
+        if not self._flushed:
+            self._finish_in_memory()
+            return CorpusStats(self.connection)
         self.flush()
         connection = self.connection
         connection.create_function("ln", 1, math.log)
@@ -216,12 +600,84 @@ class StatsBuilder:
                 connection.execute("DELETE FROM term WHERE mid = 0")
             connection.execute("DROP TABLE board_term")
             connection.execute("DROP TABLE user_term")
-            connection.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("schema", SCHEMA_VERSION), ("posts", str(self.n_posts)),
-                ("border_terms", str(n_border))]
-                + [("thin_" + key, str(int(value))) for key, value in sorted(thin.items())]
-                + sorted(self.source.items()))
+            self._write_meta(n_border, thin)
         return CorpusStats(connection)
+
+    def _write_meta(self, n_border: int, thin: Dict[str, int]) -> None:
+        self.connection.executemany("INSERT INTO meta VALUES (?, ?)", [
+            ("schema", SCHEMA_VERSION), ("posts", str(self.n_posts)),
+            ("border_terms", str(n_border))]
+            + [("thin_" + key, str(int(value))) for key, value in sorted(thin.items())]
+            + sorted(self.source.items()))
+
+    def _finish_in_memory(self) -> None:
+        """``finish`` of counts that never left memory: the tables of a flushed store,
+        each written in its key order, without the per-document counts."""
+        counts = self._counts
+        connection = self.connection
+        terms = list(counts.term_ids)
+        n_terms = len(terms)
+        term_order = _string_order(terms)
+        term_objects = _objects(terms)
+        stats = counts.stats[:, :n_terms]
+        n, border, mid = stats[0], stats[1], stats[2]
+        # paragraph border: (border / n) * ln(1 + n), best first, ties by term
+        with_border = np.flatnonzero(border > 0)
+        n_border = len(with_border)
+        score = (border[with_border] / n[with_border]) * _table(
+            n[with_border], lambda count: math.log(1 + count))
+        ranked = with_border[np.lexsort((term_order[with_border], -score))]
+        ranked = ranked[:max(TOP_KEEP_MIN, int(n_border * TOP_KEEP_SHARE))]
+        border_rows = sorted(zip(term_objects[ranked].tolist(), range(len(ranked))))
+        tokens = int(n.sum())
+        thin = {"board_tokens_below": THIN_BOARD_TOKENS,
+                "all_terms": tokens < THIN_DUMP_TOKENS, "tokens": tokens}
+        with connection:
+            connection.execute(_DOC_TERM_TABLE)
+            for kind, name in enumerate(("board", "user")):
+                keys, values = counts.pairs(kind)
+                names = list(counts.doc_ids[kind])
+                name_objects, name_order = _objects(names), _string_order(names)
+                df = np.bincount(keys & _KEY_MASK, minlength=n_terms)
+                n_documents = 0
+                for start, end in _document_slices(keys):
+                    n_documents += 1 + np.count_nonzero(np.diff(keys[start:end] >> _KEY_SHIFT))
+                if kind == 1:                   # every user is kept when there are few
+                    thin["users"] = n_documents
+                    thin["users_kept"] = n_documents < THIN_USER_POPULATION
+                for start, end in _document_slices(keys):
+                    document = keys[start:end] >> _KEY_SHIFT
+                    term = keys[start:end] & _KEY_MASK
+                    count = values[start:end]
+                    group, starts = _groups(document)
+                    present = document[starts]
+                    kept, rank, size, total = _rank(group, starts, count, df[term],
+                                                    term_order[term], n_documents)
+                    connection.executemany("INSERT INTO doc_size VALUES (?, ?, ?)", _sorted(
+                        zip(itertools.repeat(name), name_objects[present].tolist(),
+                            size.tolist())))
+                    _insert_by_document(connection, "term_rank", (name,), document[kept],
+                                        term[kept], rank, name_objects, name_order,
+                                        term_objects, term_order, self._json)
+                    if kind == 0:               # boards with few tokens are kept
+                        chosen = np.flatnonzero(np.isin(document,
+                                                        present[total < THIN_BOARD_TOKENS]))
+                    else:
+                        chosen = np.arange(len(document) if thin["users_kept"] else 0)
+                    if len(chosen):
+                        _insert_by_document(connection, "doc_term", (name,), document[chosen],
+                                            term[chosen], count[chosen], name_objects,
+                                            name_order, term_objects, term_order, self._json)
+            connection.executemany("INSERT INTO border_rank VALUES (?, ?)", border_rows)
+            kept = np.arange(n_terms) if thin["all_terms"] else np.flatnonzero(mid > 0)
+            kept = kept[np.argsort(term_order[kept])]
+            connection.executemany("INSERT INTO term VALUES (?, ?, ?, ?, ?)", zip(
+                term_objects[kept].tolist(), *stats[:, kept].tolist()))
+            connection.executemany("INSERT OR IGNORE INTO thread_author VALUES (?, ?, ?)",
+                                   _sorted(self._thread_authors))
+            connection.execute("DROP TABLE board_term")
+            connection.execute("DROP TABLE user_term")
+            self._write_meta(n_border, thin)
 
 
 class CorpusStats:
@@ -406,6 +862,131 @@ class _LruCache:
             self.data.popitem(last=False)
 
 
+def _string_order(strings: list) -> np.ndarray:
+    """Each string's position in sorted order: SQLite's BINARY collation (UTF-8 bytes)
+    orders like Python's code points."""
+    try:
+        order = sorted(range(len(strings)), key=strings.__getitem__)
+    except TypeError:               # names that are not all strings: any order will do
+        order = range(len(strings))
+    position = np.empty(len(strings), np.int64)
+    position[np.fromiter(order, np.int64, len(strings))] = np.arange(len(strings))
+    return position
+
+
+def _objects(items: list) -> np.ndarray:
+    return np.fromiter(items, object, len(items))
+
+
+def _sorted(items) -> list:
+    try:
+        return sorted(items)
+    except TypeError:
+        return list(items)
+
+
+def _table(values: np.ndarray, function) -> np.ndarray:
+    """``function`` (Python floats, as SQLite calls ``ln``) of each value, computed once
+    per distinct value."""
+    if not len(values):
+        return np.zeros(0)
+    top = int(values.max())
+    if top <= 4 * len(values) + 1024:         # small values: a lookup table
+        distinct = np.flatnonzero(np.bincount(values, minlength=top + 1))
+        table = np.zeros(top + 1)
+        table[distinct] = [function(value) for value in distinct.tolist()]
+        return table[values]
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return np.array([function(value) for value in distinct.tolist()],
+                    np.float64)[inverse.reshape(-1)]
+
+
+def _document_slices(keys: np.ndarray) -> Iterator[Tuple[int, int]]:
+    """(start, end) of consecutive slices of sorted pair keys, about _RANK_SLICE long, that
+    hold whole documents: ranked one at a time, they bound the temporary arrays."""
+    start = 0
+    while start < len(keys):
+        end = start + _RANK_SLICE
+        if end < len(keys):
+            end = int(np.searchsorted(keys, ((int(keys[end - 1]) >> _KEY_SHIFT) + 1)
+                                      << _KEY_SHIFT))
+        else:
+            end = len(keys)
+        yield start, end
+        start = end
+
+
+def _groups(document: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(group of each row, first row of each group) of non-decreasing document ids."""
+    first = np.ones(len(document), bool)
+    first[1:] = document[1:] != document[:-1]
+    return np.cumsum(first) - 1, np.flatnonzero(first)
+
+
+def _rank(group: np.ndarray, starts: np.ndarray, n: np.ndarray, df: np.ndarray,
+          term_order: np.ndarray, n_documents: int):
+    """The tf-idf ranks of some documents' (document, term) rows, grouped by document
+    (``_groups``), with each row's count ``n``, the number of documents with its term
+    ``df`` and the term's position in BINARY order: weight (n / sqrt(document tokens)) *
+    ln(documents / df), terms found in every document left out, rank 0 for the heaviest,
+    ties by term, kept while below TOP_KEEP_MIN or TOP_KEEP_SHARE of the document's terms
+    (what SQL window functions computed before; the float operations are the same).
+    Returns (kept rows in increasing order, their ranks, terms and tokens per group)."""
+    size = np.diff(np.append(starts, len(n)))
+    total = np.add.reduceat(n, starts) if len(n) else n[:0]
+    chosen = np.flatnonzero(df < n_documents)
+    weight = (n[chosen] / np.sqrt(total[group[chosen]].astype(np.float64))) * _table(
+        df[chosen], lambda count: math.log(n_documents * 1.0 / count))
+    chosen = chosen[np.lexsort((term_order[chosen], -weight, group[chosen]))]
+    chosen_group = group[chosen]
+    new = np.ones(len(chosen), bool)
+    new[1:] = chosen_group[1:] != chosen_group[:-1]
+    rank = np.arange(len(chosen)) - np.flatnonzero(new)[np.cumsum(new) - 1]
+    limit = np.maximum(TOP_KEEP_MIN, (size * TOP_KEEP_SHARE).astype(np.int64))
+    kept = rank < limit[chosen_group]
+    chosen, rank = chosen[kept], rank[kept]
+    order = np.argsort(chosen)
+    return chosen[order], rank[order], size, total
+
+
+def _insert_by_document(connection, table: str, prefix: tuple, document: np.ndarray,
+                        term: np.ndarray, value: np.ndarray, names: np.ndarray,
+                        name_order: np.ndarray, terms: np.ndarray, term_order: np.ndarray,
+                        as_json: bool = False, upsert: bool = False) -> None:
+    """Rows (*prefix, document name, term, value) of ``table`` (``names``, ``terms``:
+    object arrays by id; ``*_order``: their positions in BINARY order), added in key
+    order: the B-tree then only appends. ``as_json``: a statement per document, its terms
+    and values passed as a JSON object that SQLite's ``json_each`` unpacks, several times
+    faster than a statement per row. ``upsert``: a statement per row adding the value to
+    that of an existing row (tables board_term, user_term)."""
+    order = np.lexsort((term_order[term], name_order[document]))
+    document = document[order]
+    terms, values = terms[term[order]].tolist(), value[order].tolist()
+    marks = "?, " * len(prefix)
+    if upsert or not as_json or "\0" in "".join(terms):   # JSON strings end at a NUL
+        columns = [itertools.repeat(value) for value in prefix]
+        connection.executemany("INSERT INTO %s VALUES (%s?, ?, ?)%s" % (
+            table, marks, " ON CONFLICT(doc, term) DO UPDATE SET n = n + excluded.n"
+            if upsert else ""), zip(*columns, names[document].tolist(), terms, values))
+        return
+    first = np.ones(len(document), bool)
+    first[1:] = document[1:] != document[:-1]
+    starts = np.flatnonzero(first).tolist()
+    statement = "INSERT INTO %s SELECT %s?, key, value FROM json_each(?)" % (table, marks)
+    for name, start, end in zip(names[document[starts]].tolist(), starts,
+                                starts[1:] + [len(terms)]):
+        connection.execute(statement, prefix + (name, json.dumps(
+            dict(zip(terms[start:end], values[start:end])), ensure_ascii=False)))
+
+
+def _has_json_each(connection) -> bool:
+    try:
+        return connection.execute("""SELECT key, value FROM json_each('{"a\\"b":1}')"""
+                                  ).fetchall() == [('a"b', 1)]
+    except sqlite3.Error:
+        return False
+
+
 def _rank_documents(connection, kind: str) -> None:
     """term_rank and doc_size of one kind: weight tf * ln(N / n_i), rank within document."""
     table = kind + "_term"
@@ -434,14 +1015,17 @@ def _rank_documents(connection, kind: str) -> None:
     connection.execute("DROP TABLE temp.doc")
 
 
+_DOC_TERM_TABLE = ("CREATE TABLE IF NOT EXISTS doc_term (kind TEXT, doc TEXT, term TEXT, "
+                   "n INTEGER, PRIMARY KEY (kind, doc, term)) WITHOUT ROWID")
+
+
 def _keep_thin_counts(connection) -> Dict[str, int]:
     """Keep the raw counts the reference combination needs (``doc_term``) before the
     per-document counts are dropped: every board with fewer than THIN_BOARD_TOKENS tokens,
     and every user when there are fewer than THIN_USER_POPULATION users. Returns what was
     kept, as meta rows: ``thin_board_tokens_below`` (the limit used), ``thin_users_kept``,
     ``thin_all_terms`` (the term table keeps every term: fewer than THIN_DUMP_TOKENS)."""
-    connection.execute("CREATE TABLE IF NOT EXISTS doc_term (kind TEXT, doc TEXT, term TEXT, "
-                       "n INTEGER, PRIMARY KEY (kind, doc, term)) WITHOUT ROWID")
+    connection.execute(_DOC_TERM_TABLE)
     connection.execute("""
         INSERT INTO doc_term SELECT 'board', doc, term, n FROM board_term WHERE doc IN (
             SELECT doc FROM board_term GROUP BY doc HAVING SUM(n) < ?)""",
