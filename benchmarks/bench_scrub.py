@@ -2,6 +2,7 @@
 """Throughput benchmark for ``mmbdeid scrub`` (a script, not a test).
 
     python benchmarks/bench_scrub.py --posts 5000 20000 100000 [--jobs N] [--keep DIR]
+        [--mode pseudonym] [--tagger crfsuite] [--profile]
 
 For every size: generate a synthetic dump (``synthetic_dump.py``, not timed), run the real
 CLI in a subprocess (``python -m mmbdeid scrub DUMP -o OUT --quiet [--jobs N]``, default
@@ -11,6 +12,9 @@ polled every 50 ms). Then measure bare crfsuite tagging of the same posts on one
 features are built untimed, only ``ItemSequence`` + ``Tagger.set`` + the NAME and USER
 marginals of every token are timed, on a sample of at most ``--bare-sample`` posts, scaled
 to the whole dump by whitespace tokens. See benchmarks/README.md.
+
+``--profile``: also run the two passes of each dump in this process on one core, stage by
+stage (``stages.py``), and print where the time goes.
 """
 import argparse
 import os
@@ -112,10 +116,10 @@ def run_measured(cmd, cwd):
 
 
 def scrub_options(cwd):
-    """Which of ``--quiet`` / ``--jobs`` the installed CLI knows."""
+    """Which of ``--quiet`` / ``--jobs`` / ``--tagger`` the installed CLI knows."""
     result = subprocess.run([sys.executable, "-m", "mmbdeid", "scrub", "--help"], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return {opt for opt in ("--quiet", "--jobs") if opt in result.stdout}
+    return {opt for opt in ("--quiet", "--jobs", "--tagger") if opt in result.stdout}
 
 
 # -- dump facts and bare crfsuite ---------------------------------------------------
@@ -212,6 +216,14 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="synthetic dump seed")
     parser.add_argument("--bare-sample", type=int, default=5000, metavar="N",
                         help="posts used for the bare crfsuite measurement (default 5000)")
+    parser.add_argument("--mode", default="placeholder",
+                        choices=("placeholder", "pseudonym", "surrogate"),
+                        help="scrub --mode (the person modes add a linking pass)")
+    parser.add_argument("--tagger", choices=("compiled", "crfsuite"),
+                        help="scrub --tagger (default: the CLI's)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also profile each dump stage by stage on one core "
+                             "(placeholder mode)")
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.posts):
         parser.error("--posts sizes must be positive")
@@ -259,6 +271,12 @@ def _run(args, workdir):
             cmd.append("--quiet")
         if args.jobs and "--jobs" in known:
             cmd += ["--jobs", str(args.jobs)]
+        if args.mode != "placeholder":
+            cmd += ["--mode", args.mode]
+        if args.tagger:
+            if "--tagger" not in known:
+                raise SystemExit("benchmark: the installed CLI has no --tagger")
+            cmd += ["--tagger", args.tagger]
         print("[%d posts] dump generated in %.1f s; running: %s" % (
             n, gen_seconds, " ".join(os.path.basename(c) if c == sys.executable else c
                                      for c in cmd)))
@@ -282,9 +300,16 @@ def _run(args, workdir):
               "posts: %.2f s (%s)" % (n, wall, cpu, row["rss"], bare["sample_posts"],
                                       bare["bare_seconds"], bare["items_api"]))
         sys.stdout.flush()
+        if args.profile:
+            import stages
+            clock, ws_tokens, posts = stages.profile_stages(dump, args.tagger)
+            stages.print_profile(clock, ws_tokens, posts, "[%d posts] profile (%s tagger)" % (
+                n, args.tagger or "default"))
+            sys.stdout.flush()
 
     print()
-    print("jobs = %d" % jobs_used)
+    print("jobs = %d, mode = %s, tagger = %s" % (jobs_used, args.mode,
+                                                 args.tagger or "the CLI's default"))
     headers = ("posts", "ws tokens", "CRF tokens", "wall s", "CPU s", "tokens/s", "posts/s",
                "peak RSS MiB", "bare tok/s/core", "e2e/bare", "e2e/(bare*jobs)")
     widths = [max(len(h), 9) for h in headers]

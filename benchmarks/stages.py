@@ -114,7 +114,7 @@ def profile_stages(dump, tagger=None):
             builder.finish().close()
 
         with clock.stage("2 model + statistics load"):
-            options = {} if tagger is None else {"tagger": tagger}
+            options = {} if tagger is None else {"tagging": tagger}
             analyzer = Analyzer.build(NameTagger.load(), with_reference(
                 CorpusStats.load(stats_path)), **options)
         operator = PlaceholderOperator()

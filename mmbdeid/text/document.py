@@ -4,17 +4,22 @@ Two ways in: raw post text (pattern identifiers found first, the rest tokenised 
 them, stages 1-2 of the pipeline) or a ready token list from a CoNLL corpus (offsets then
 refer to the tokens joined by single spaces).
 """
-import itertools
 import re
+import sys
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from .patterns import find_identifiers
-from .tokenize import span_tokenize
+from .tokenize import offsets_and_tokens
 
 # A paragraph is a run of text between line breaks: on boards, greetings and sign-offs
 # ("Hi Kay," / "Hugs,\nBarb") usually sit on lines of their own.
 _LINE_BREAK = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+# One of its characters: finding these one by one is quicker than finding the runs, and
+# gives the same paragraphs (a run lies between two tokens or inside one, so a token
+# follows one of its characters exactly when it follows its start).
+_LINE_BREAK_CHARACTER = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]")
 
 
 @dataclass
@@ -34,15 +39,14 @@ class Document:
     @classmethod
     def from_text(cls, text: str, board: str = "", thread: str = "", author: str = "") -> "Document":
         identifiers = find_identifiers(text)
-        offsets = span_tokenize(text, [(s.start, s.end) for s in identifiers])
+        offsets, found = offsets_and_tokens(text, [(s.start, s.end) for s in identifiers])
         label_at = {(s.start, s.end): s.label for s in identifiers}
         # One string object per token type, not per token (a long post repeats its words).
         types: dict = {}
         return cls(
-            tokens=[types.setdefault(token, token) for token in
-                    map(text.__getitem__, itertools.starmap(slice, offsets))],
+            tokens=list(map(types.setdefault, found, found)),
             offsets=offsets,
-            pattern_labels=[label_at.get(o) for o in offsets] if label_at
+            pattern_labels=list(map(label_at.get, offsets)) if label_at
             else [None] * len(offsets),
             paragraph_ids=_paragraph_ids(text, offsets),
             board=board, thread=thread, author=author, text=text,
@@ -84,18 +88,22 @@ def _whole_token_pattern(token: str) -> Optional[str]:
 
 def _paragraph_ids(text: str, offsets: List[Tuple[int, int]]) -> List[int]:
     """Each token's paragraph: the number of line-break runs before it, renumbered so that
-    paragraphs without tokens are skipped (0, 0, 2 -> 0, 0, 1). One pass over the tokens
-    and the breaks together: no list of every break, no number object per token."""
-    breaks = _LINE_BREAK.finditer(text)
-    following = next(breaks, None)
+    paragraphs without tokens are skipped (0, 0, 2 -> 0, 0, 1). Work per line break, not
+    per token: the tokens before a break are found by bisection, and each paragraph's ids
+    are filled in at once."""
+    count = len(offsets)
     ids: List[int] = []
-    seen, previous, current = 0, None, -1
-    for start, _ in offsets:
-        while following is not None and following.start() < start:
-            seen += 1
-            following = next(breaks, None)
-        if seen != previous:
-            current += 1
-            previous = seen
-        ids.append(current)
+    current = -1
+    for line_break in _LINE_BREAK_CHARACTER.finditer(text) if count else ():
+        at = line_break.start()
+        if offsets[len(ids)][0] > at:
+            continue                # no token since the last break (``\r\n``, ``\n\n``)
+        # (start, end) <= (at, maxsize): the tokens starting at or before the break
+        before = bisect_right(offsets, (at, sys.maxsize), len(ids))
+        current += 1
+        ids += [current] * (before - len(ids))
+        if before == count:
+            break
+    if len(ids) < count:
+        ids += [current + 1] * (count - len(ids))
     return ids

@@ -113,7 +113,9 @@ def _phone_digit_count_ok(match_text: str) -> bool:
 # --- handles ----------------------------------------------------------------------------
 
 # ``@name`` not inside an e-mail address; ``@5pm`` / ``@10:30`` mean "at", not a user.
-_AT_HANDLE = re.compile(r"(?<![\w@.+-])@(?!\d{1,2}(?::\d\d)?\s?(?:[ap]\.?m\b|\b))\w{1,30}\b")
+# (The ``@`` comes first and the test of the character before it second, so that the
+# search can skip straight from one ``@`` to the next.)
+_AT_HANDLE = re.compile(r"@(?<![\w@.+-]@)(?!\d{1,2}(?::\d\d)?\s?(?:[ap]\.?m\b|\b))\w{1,30}\b")
 # Reddit style ``u/name`` and ``/u/name`` (names are 3-20 letters, digits, - and _).
 _REDDIT_USER = re.compile(r"(?<![\w/])/?[uU]/[A-Za-z0-9_-]{3,20}(?![\w-])")
 
@@ -121,21 +123,51 @@ _REDDIT_USER = re.compile(r"(?<![\w/])/?[uU]/[A-Za-z0-9_-]{3,20}(?![\w-])")
 # --- public -----------------------------------------------------------------------------
 
 # Necessary conditions, checked first because most posts contain no identifier at all and
-# the full expressions are the costly part of tokenising: a phone has at least 10 digits.
-_TEN_DIGITS = re.compile(r"\d(?:\D*\d){9}")
+# the full expressions are the costly part of tokenising (``_URL`` tries every word as a
+# host name before it fails, ``_PHONE`` every digit).
+# A URL holds a scheme, or a dot after ``www``, ``www1``… or before a known top-level domain
+# (shorteners' included) ending its host. The search skips from dot to dot, and the letter
+# test spares most of them (``. ``, ``...``) the trial of every domain.
+_URL_DOT = re.compile(
+    r"\.(?:(?=[a-z])(?:"
+    + "|".join(sorted(set(_TLDS) | {h.rsplit(".", 1)[1] for h in _SHORTENER_HOSTS},
+                      key=len, reverse=True))
+    + r")(?![\w-])"
+    r"|(?<=www\.)|(?<=www\d\.)|(?<=www\d\d\.)|(?<=www\d\d\d\.))",
+    re.IGNORECASE,
+)
+# An e-mail address has a local-part character, ``@`` and a letter or digit (an ``@handle``
+# has a space or nothing before its ``@``).
+_EMAIL_AT = re.compile(r"[A-Za-z0-9._%+-]@[A-Za-z0-9]")
+# A phone number has ten digits with at most three other characters between two of them
+# (``+44 (0) (20)…``); the digit count before the extension must be 10-15.
+_PHONE_DIGITS = re.compile(r"\d(?:\D{0,3}\d){9}")
+_ASCII_DIGITS = "0123456789"
+
+
+def _may_hold_url(text: str) -> bool:
+    return "://" in text or _URL_DOT.search(text) is not None
+
+
+def _may_hold_phone(text: str) -> bool:
+    # most posts have fewer than ten digits: in ASCII text (``\d`` is only these then)
+    # counting them is quicker than any search
+    if text.isascii() and sum(map(text.count, _ASCII_DIGITS)) < 10:
+        return False
+    return _PHONE_DIGITS.search(text) is not None
 
 
 def _candidates(text: str) -> Iterator[Span]:
     has_at = "@" in text
-    if has_at:
+    if has_at and _EMAIL_AT.search(text):
         for match in _EMAIL.finditer(text):
             yield Span("EMAIL", match.start(), match.end(), 1.0, PATTERN)
-    if "." in text or "://" in text:
+    if _may_hold_url(text):
         for match in _URL.finditer(text):
             url = _trim_url(match.group())
             if url:
                 yield Span("URL", match.start(), match.start() + len(url), 1.0, PATTERN)
-    if _TEN_DIGITS.search(text):
+    if _may_hold_phone(text):
         for match in _PHONE.finditer(text):
             if _phone_digit_count_ok(match.group()):
                 yield Span("PHONE", match.start(), match.end(), 1.0, PATTERN)
