@@ -1,8 +1,9 @@
 """The name tagger: a linear-chain CRF over per-token features, with marginals per token.
 
-A scikit-learn estimator (``sklearn.base.BaseEstimator``): ``__init__`` stores
-parameters as given, ``get_params``/``set_params``/``clone`` come from sklearn, ``fit``
-only learns and returns self, learned state ends in ``_``. Training goes through
+A scikit-learn estimator: ``__init__`` stores parameters as given, ``get_params``/
+``set_params`` are ``BaseEstimator``'s (:mod:`mmbdeid.model.params`: scikit-learn itself
+is imported only to train), ``sklearn.base.clone`` works on it, ``fit`` only learns and
+returns self, learned state ends in ``_``. Training goes through
 ``sklearn_crfsuite.CRF``; tagging opens the learned model in memory with python-crfsuite,
 so a tagger pickles (joblib too) and saves as one self-contained file.
 """
@@ -17,12 +18,12 @@ import zlib
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import pycrfsuite
-from sklearn.base import BaseEstimator, clone
 
 from ..errors import InputError
 from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
 from .features import Featurizer
+from .params import Parameters
 from ..files.atomic import atomic_path
 
 # Training progress: (what is counted: "features" or "iterations", done, total).
@@ -55,7 +56,7 @@ CONTEXT_C1 = 0.1
 CONTEXT_C2 = 0.1
 
 
-class NameTagger(BaseEstimator):
+class NameTagger(Parameters):
     """CRF name tagger.
 
     Parameters are those of ``sklearn_crfsuite.CRF`` (L-BFGS with elastic-net
@@ -169,6 +170,7 @@ class NameTagger(BaseEstimator):
             outside = [i for i, f in enumerate(folds) if f == fold]
             if not outside:
                 continue
+            from sklearn.base import clone  # training only: the import is heavy
             first = clone(self).set_params(second_stage=False, metadata=None)
             first.fit([documents[i] for i in inside], [labels[i] for i in inside], stats)
             featurizer = first.featurizer(stats)
