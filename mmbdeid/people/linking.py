@@ -291,6 +291,9 @@ def misspelling_distance(length: int) -> int:
     return 0 if length < 4 else 1 if length < 8 else 2
 
 
+_distance = jellyfish.damerau_levenshtein_distance
+
+
 def is_misspelling(key: str, name: str) -> bool:
     """``arhtur``/``arthr`` of ``arthur``: close in Damerau-Levenshtein distance, and not a
     different real name (``mark`` is not a misspelling of ``mary``)."""
@@ -311,14 +314,20 @@ class VariantIndex:
         self.by_part: Dict[str, List[str]] = defaultdict(list)
         self.by_username_variant: Dict[str, List[str]] = defaultdict(list)
         self.by_username_prefix: Dict[str, List[str]] = defaultdict(list)
-        self.by_first_letter: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
+        # words misspellings are compared with: (first letter, length) -> [(order added,
+        # word, person)] (only lengths within reach of a key's are looked at)
+        self.by_first_letter: Dict[Tuple[str, int], List[Tuple[int, str, str]]] = \
+            defaultdict(list)
         self._letter_entries: Set[Tuple[str, str]] = set()
+        # key -> variant_people(key): emptied whenever a name or username is added
+        self._variants: Dict[str, List[str]] = {}
         for person in person_map:
             self.add_usernames(person)
             for key in person.names:
                 self.add_name(key, person.id)
 
     def add_name(self, key: str, person_id: str) -> None:
+        self._variants.clear()
         _add(self.exact, key, person_id)
         if " " in key:
             _add(self.by_initials, initials(key), person_id)
@@ -331,6 +340,7 @@ class VariantIndex:
             self._add_spelling(key, person_id)
 
     def add_usernames(self, person: Person) -> None:
+        self._variants.clear()
         stop_words = load_wordlist("stop_words")
         for username in person.usernames:
             _add(self.exact, name_key(username), person.id)
@@ -347,13 +357,37 @@ class VariantIndex:
         """A word misspellings are compared with, bucketed by first letter."""
         if (word, person_id) not in self._letter_entries:
             self._letter_entries.add((word, person_id))
-            self.by_first_letter[word[:1]].append((word, person_id))
+            self.by_first_letter[word[:1], len(word)].append(
+                (len(self._letter_entries), word, person_id))
 
     def exact_people(self, key: str) -> List[str]:
         return self.exact.get(key, [])
 
     def variant_people(self, key: str) -> List[str]:
         """People one of whose names ``key`` is a variant of, in first-seen order."""
+        found = self._variants.get(key)
+        if found is None:
+            found = self._variants[key] = self._variant_people(key)
+        return list(found)
+
+    def _misspelt(self, key: str) -> List[Tuple[int, str, str]]:
+        """The (order added, word, person) entries ``key`` is a misspelling of
+        (``is_misspelling``), in the order they were added."""
+        if " " in key or key in _known_first_names():
+            return []
+        found = []
+        for length in range(max(1, len(key) - 2), len(key) + 3):
+            allowed = misspelling_distance(min(len(key), length))
+            if allowed == 0 or abs(len(key) - length) > allowed:
+                continue
+            # (is_misspelling with what holds for every entry here checked once)
+            for entry in self.by_first_letter.get((key[:1], length), ()):
+                if entry[1] != key and _distance(key, entry[1]) <= allowed:
+                    found.append(entry)
+        found.sort()
+        return found
+
+    def _variant_people(self, key: str) -> List[str]:
         found: List[str] = []
         if " " not in key:
             for canonical in _nickname_groups_by_name().get(key, ()):
@@ -364,9 +398,8 @@ class VariantIndex:
                     _add_unique(found, person_id)
             for person_id in self.by_part.get(key, ()):
                 _add_unique(found, person_id)
-            for name, person_id in self.by_first_letter.get(key[:1], ()):
-                if is_misspelling(key, name):
-                    _add_unique(found, person_id)
+            for _, _, person_id in self._misspelt(key):
+                _add_unique(found, person_id)
         for index in (self.by_username_variant, self.by_username_prefix):
             for person_id in index.get(key.replace(" ", ""), ()):
                 _add_unique(found, person_id)
