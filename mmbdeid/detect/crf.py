@@ -70,13 +70,15 @@ class CrfDetector(Detector):
     def _second_stages(self, documents, first) -> list:
         """The compiled second stage of documents each pooled on its own (or with the
         job's pooled ``context``), in one batch."""
-        items = []
-        for document, scores in zip(documents, first):
-            scores = scores.tolist()
-            post = ContextTable.of([document], [scores])
-            items.append(context_items(document, scores, self.context or post, 0,
-                                       post_table=post))
-        return self.compiled.second_stage(items)
+        return self.compiled.second_stage([self._post_items(document, scores)
+                                           for document, scores in zip(documents, first)])
+
+    def _post_items(self, document: Document, first) -> List[List[str]]:
+        """The second stage's items of a document pooled on its own (with the job's
+        pooled ``context`` where there is one)."""
+        first = first.tolist() if isinstance(first, np.ndarray) else first
+        post = ContextTable.of([document], [first])
+        return context_items(document, first, self.context or post, 0, post_table=post)
 
     def _batched(self, document: Document) -> Optional[tuple]:
         found = self._batch.get(id(document))
@@ -116,9 +118,7 @@ class CrfDetector(Detector):
             _, index, _, table = prepared
             items = context_items(document, first, table, index)
         else:
-            first = first.tolist() if isinstance(first, np.ndarray) else first
-            post = ContextTable.of([document], [first])
-            items = context_items(document, first, self.context or post, 0, post_table=post)
+            items = self._post_items(document, first)
         if self.compiled is not None:
             return self.compiled.second_stage([items])[0]
         return self.tagger.context_marginals(items)
