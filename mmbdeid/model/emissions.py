@@ -25,8 +25,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .features import (PARAGRAPH_LIMITS, POSITION_LIMITS, RANK_LIMITS, Featurizer,
-                       _atom_features, to_attributes)
-from .lexicon import load_first_name_shares
+                       _atom_features, person_atom_keys, to_attributes)
 from .stats import term_of
 
 # Token types whose vectors are kept. A type costs some 120 bytes of vector and 300-400 of
@@ -39,7 +38,7 @@ _TOP, _PARAGRAPH_TOP = POSITION_LIMITS[-1], PARAGRAPH_LIMITS[-1]
 class _ScoredType:
     """What a token type brings wherever it occurs: its row in the vector table, and what
     its post-dependent groups are worked out from."""
-    __slots__ = ("row", "lower", "term", "board_user_distances", "first_name")
+    __slots__ = ("row", "lower", "term", "board_user_distances")
 
     def __init__(self, row: int, lower: str, term: Optional[str],
                  board_user_distances: Dict[str, int]):
@@ -47,7 +46,6 @@ class _ScoredType:
         self.lower = lower
         self.term = term
         self.board_user_distances = board_user_distances
-        self.first_name = lower in load_first_name_shares()
 
 
 # A rank no document has: no bucket.
@@ -242,13 +240,8 @@ class EmissionScorer(Featurizer):
         """The row of a token's pattern atom, or of its username and own-author atoms."""
         if pattern:
             return self._atom_row((("pattern", pattern),))
-        keys = []
-        board_distance = entry.board_user_distances.get(board)
-        in_thread = entry.lower in thread_variants
-        if board_distance is not None or in_thread:
-            keys.append(("usernames", board_distance, in_thread))
-        if entry.lower in author_parts:
-            keys.append(("author", entry.first_name))
+        keys = person_atom_keys(entry.lower, entry.board_user_distances.get(board),
+                                thread_variants, author_parts)
         return self._atom_row(tuple(keys)) if keys else 0
 
     # -- per document -----------------------------------------------------------------

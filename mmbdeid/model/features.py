@@ -263,6 +263,20 @@ def _atom_features(key: tuple) -> Features:
     return {"%s:%s" % (kind, name): 1.0 for name in buckets}
 
 
+def person_atom_keys(lower: str, board_distance: Optional[int],
+                     thread_variants: FrozenSet[str], author_parts: FrozenSet[str]) -> list:
+    """The keys of a token's username-likeness and own-author atoms (see
+    ``_atom_features``), from its lower-case form and its distance to the board's
+    usernames."""
+    keys = []
+    in_thread = lower in thread_variants
+    if board_distance is not None or in_thread:
+        keys.append(("usernames", board_distance, in_thread))
+    if lower in author_parts:
+        keys.append(("author", lower in load_first_name_shares()))
+    return keys
+
+
 def _joined(unit: Dict[int, CachedAttributes],
             atom: Dict[int, CachedAttributes]) -> Dict[int, CachedAttributes]:
     """A unit followed by atoms, offset by offset."""
@@ -479,13 +493,8 @@ class Featurizer:
         if pattern:
             return self._atoms((("pattern", pattern),))
         entry = self._type_entry(token)
-        keys = []
-        board_distance = entry.board_user_distances.get(board)
-        in_thread = entry.lower in thread_variants
-        if board_distance is not None or in_thread:
-            keys.append(("usernames", board_distance, in_thread))
-        if entry.lower in author_parts:
-            keys.append(("author", entry.lower in load_first_name_shares()))
+        keys = person_atom_keys(entry.lower, entry.board_user_distances.get(board),
+                                thread_variants, author_parts)
         if entry.term is not None:
             for kind, (ranks, size) in ranked:
                 buckets = rank_buckets(ranks.get(entry.term), size)
