@@ -123,7 +123,7 @@ def replace_spans(text: str, spans: Iterable[Span]) -> str:
 _HSPACE = r"(?:[^\S\n\r\v\f\x1c-\x1e\x85\u2028\u2029]|[\u00ad\u200b-\u200d\u2060\ufeff])"
 _SPACE_GAP = re.compile(_HSPACE + r"{1,3}")                 # "Mary Jane"
 _INITIAL_GAP = re.compile(r"\." + _HSPACE + r"{0,3}")        # "David A. Foti", "J.R. Smith"
-_JOINER_GAP = re.compile(r"[-\u2010\u2011'\u2019]")          # "Mary-Jane", "D'Angelo" in pieces
+JOINER_GAP = re.compile(r"[-\u2010\u2011'\u2019]")           # "Mary-Jane", "D'Angelo" in pieces
 _USER_JOINER_GAP = re.compile(r"[-\u2010\u2011'\u2019.]")    # "mj.poe" tagged in pieces
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 # Titles written with a dot before a name ("Dr. Osei", "Mrs. Smith"); not two-letter words
@@ -157,7 +157,7 @@ def adjacent(text: str, previous: Span, span: Span) -> bool:
         return True
     if span.label != "NAME":
         return _USER_JOINER_GAP.fullmatch(gap) is not None
-    if _SPACE_GAP.fullmatch(gap) or _JOINER_GAP.fullmatch(gap):
+    if _SPACE_GAP.fullmatch(gap) or JOINER_GAP.fullmatch(gap):
         return True
     if _INITIAL_GAP.fullmatch(gap):
         match = _LAST_WORD.search(text, previous.start, previous.end)

@@ -160,16 +160,18 @@ def test_deny_list_finds_whole_words_in_any_case():
 def test_deny_wins_over_allow_in_the_standard_chain():
     analyzer = Analyzer.build(FakeTagger([(0.4, 0.0), (0.4, 0.0)]), allow=["Kay"],
                               deny=["Kay"], rules=False)
-    spans = analyzer.analyze(Document.from_text("Hi Kay"))
-    assert [(s.start, s.end, s.source) for s in spans] == [(0, 2, "crf"), (3, 6, "deny")]
+    spans = analyzer.analyze(Document.from_text("Dear Kay"))
+    # the greeting is never a name (not_names.py); the deny list wins over the allow list
+    assert [(s.start, s.end, s.source) for s in spans] == [(5, 8, "deny")]
 
 
 def test_standard_chain_order():
     chain = Analyzer.build(FakeTagger([]), allow=["a"], deny=["b"]).detectors
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
-        "CrfDetector", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList"]
+        "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
+        "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
+        "PlaceholderKeeper"]
 
 
 def test_token_scores_for_evaluation():

@@ -1,9 +1,10 @@
 """The analyzer chain: from a post to the identifier spans to remove.
 
-pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> drug filter ->
-medical-term filter (eponyms, medical abbreviations, kinship words) -> title keeper
-(``Dr.``) -> names after a title -> the board's usernames -> spaced-out names -> allow list
--> deny list. Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
+pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> words that are
+never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
+filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
+after a title -> the board's usernames -> spaced-out names -> allow list -> deny list ->
+placeholders of an earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
 its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
 ``evaluate``/``sweep``: for evaluation it is built with a span on every token
 (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and without the rule steps (names after a title,
@@ -11,20 +12,26 @@ usernames, spaced-out names), so the metrics measure the model with its threshol
 filters (drug, medical-term, title), and scrubbing can never disagree with them about what
 the model and the filters do.
 """
+import re
 from typing import List, Optional, Sequence
 
 from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
-from ..spans import Span, add_spans, drop_inside
+from ..spans import Span, add_spans, adjacent, drop_inside
 from ..text.document import Document
 from .base import KEEP, Detector
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
 from .lists import AllowList, DenyList
 from .medical import MedicalTermFilter
+from .not_names import NotNameKeeper
 from .patterns import PatternDetector
+from .placeholders import PlaceholderKeeper
 from .spaced import SpacedNameDetector
 from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
+
+
+_PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
 class Analyzer:
@@ -46,6 +53,7 @@ class Analyzer:
         ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
         detectors.append(CrfDetector(tagger, stats, threshold, tagging=tagging))
+        detectors.append(NotNameKeeper())
         if drug_filter:
             detectors.append(DrugFilter())
             detectors.append(MedicalTermFilter())
@@ -59,7 +67,17 @@ class Analyzer:
             detectors.append(AllowList(allow))
         if deny:
             detectors.append(DenyList(deny))
+        detectors.append(PlaceholderKeeper())
         return cls(detectors)
+
+    @staticmethod
+    def keep_steps(drug_filter: bool = True) -> List[Detector]:
+        """The standard chain's KEEP steps but the user's allow list: what no name found
+        outside the chain (the person modes' member-name search) may remove either."""
+        steps: List[Detector] = [NotNameKeeper()]
+        if drug_filter:
+            steps += [DrugFilter(), MedicalTermFilter(), TitleKeeper()]
+        return steps + [PlaceholderKeeper()]
 
     @classmethod
     def for_evaluation(cls, tagger, stats=None, drug_filter: bool = True,
@@ -99,5 +117,23 @@ class Analyzer:
         (the filters never let it through), an e-mail/URL/phone token None (removed by pattern: neither a found name
         nor a kept word), any other token its CRF score."""
         score_at = {(s.start, s.end): s.score for s in self.analyze(document)}
-        return [None if pattern in NON_PERSON_LABELS else score_at.get(offset, 0.0)
-                for offset, pattern in zip(document.offsets, document.pattern_labels)]
+        scores = [None if pattern in NON_PERSON_LABELS else score_at.get(offset, 0.0)
+                  for offset, pattern in zip(document.offsets, document.pattern_labels)]
+        return _inner_punctuation_scored(document, scores)
+
+
+def _inner_punctuation_scored(document: Document, scores: List[Optional[float]]
+                              ) -> List[Optional[float]]:
+    """``scores`` with each punctuation token inside a name scored as output removes it: the
+    dot of ``J.`` in ``Michael J. McDermott`` or the hyphen of ``Smith-Jones`` is never a
+    span of its own, but goes with the mention when the words on both sides are removed
+    and join (:func:`~mmbdeid.spans.adjacent`), so at the lower of their two scores."""
+    tokens, offsets, text = document.tokens, document.offsets, document.text
+    for i in range(1, len(tokens) - 1):
+        if scores[i] or not _PUNCTUATION.fullmatch(tokens[i]):
+            continue
+        before, after = scores[i - 1], scores[i + 1]
+        if before and after and adjacent(text, Span("NAME", *offsets[i - 1], before, ""),
+                                         Span("NAME", *offsets[i + 1], after, "")):
+            scores[i] = min(before, after)
+    return scores

@@ -26,7 +26,7 @@ from ..model.lexicon import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .medical import HYPHENS, census_names, name_like
+from .medical import HYPHENS, PARTICLES, census_names, name_like
 
 TITLE = "title"
 MAX_NAME_WORDS = 3
@@ -79,7 +79,8 @@ class _TitleSteps(Detector):
 
     def after_title(self, document: Document, i: int) -> Optional[int]:
         """For a title at ``i``: the index of the word after it (and after its ``.``), when
-        that word is capitalised and on the same line; else None."""
+        that word is capitalised, or name particles before a capitalised word (``Dr. van
+        der Meulen``), on the same line; else None."""
         tokens, paragraphs, patterns = (document.tokens, document.paragraph_ids,
                                         document.pattern_labels)
         if patterns[i] or not self.is_title(tokens[i]):
@@ -90,9 +91,13 @@ class _TitleSteps(Detector):
                     or document.offsets[j][0] != document.offsets[i][1]):
                 return None
             j += 1
+        first = j
+        while (j < len(tokens) and tokens[j] in PARTICLES and paragraphs[j] == paragraphs[i]
+               and not patterns[j]):
+            j += 1
         if (j < len(tokens) and paragraphs[j] == paragraphs[i] and not patterns[j]
                 and name_like(tokens[j], self.stop_words)):
-            return j
+            return first
         return None
 
 
@@ -138,15 +143,24 @@ class TitledNameDetector(_TitleSteps):
 
     def name_words(self, document: Document, j: int) -> List[int]:
         """Indices of the name's words from ``j``: initials' full stops and hyphens skipped;
-        the parts of a hyphenated name (``Smith-Jones``) count as one word."""
+        the parts of a hyphenated name (``Smith-Jones``) count as one word, and name
+        particles before a word of the name (``van der Meulen``) go with it."""
         tokens, paragraphs, patterns = (document.tokens, document.paragraph_ids,
                                         document.pattern_labels)
         line = paragraphs[j]
         found: List[int] = []
         words, hyphenated = 0, False
-        while (j < len(tokens) and (hyphenated or words < MAX_NAME_WORDS)
-               and paragraphs[j] == line and not patterns[j] and self.is_name_word(tokens[j])):
-            found.append(j)
+        while True:
+            word = j                                    # after any particles
+            while (word < len(tokens) and tokens[word] in PARTICLES
+                   and paragraphs[word] == line and not patterns[word]):
+                word += 1
+            if not (word < len(tokens) and (hyphenated or words < MAX_NAME_WORDS)
+                    and paragraphs[word] == line and not patterns[word]
+                    and self.is_name_word(tokens[word])):
+                break
+            found.extend(range(j, word + 1))
+            j = word
             words += 0 if hyphenated else 1
             j += 1
             hyphenated = False

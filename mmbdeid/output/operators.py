@@ -14,10 +14,11 @@ still give every token's probability.
   always getting the same fake name and username, shaped like the original.
 
 The two person modes need the people of the dump (``needs_people``): a post's spans are
-first completed with the names of board members from the person map (found
-case-sensitively as whole words, like the substitution step of Farrow, Moore and Gašević 2023, so a name the
-model missed once is still replaced), then grouped into mentions and linked to people
-(:mod:`mmbdeid.people.linking`).
+first completed with the names of the people of the person map, every line of it (found
+case-sensitively as whole words, like the substitution step of Farrow, Moore and Gašević
+2023, so a name the model missed once is still replaced; never where a keep step of the
+analyzer chain keeps the words: ``Graves' disease``, a title, a placeholder), then grouped
+into mentions and linked to people (:mod:`mmbdeid.people.linking`).
 """
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..model.lexicon import load_wordlist
 from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
 from ..people.personmap import PersonMap
+from ..detect.analyzer import Analyzer
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
+from ..text.document import Document
 from ..text.terms import TermMatcher
 
 
@@ -76,12 +79,11 @@ class PersonOperator(Operator):
         self.resolver = Resolver(people, scopes, scope, warn=warn)
         self.allow = TermMatcher(allow) if allow else None
         self.member_names = TermMatcher(_member_name_forms(people), case_sensitive=True)
+        self.keep_steps = Analyzer.keep_steps()
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         text = fields["text"]
-        spans = add_spans(spans, [Span("NAME", start, end, 1.0, MEMBER) for start, end, _ in
-                                  self.member_names.finditer(text)
-                                  if not _inside_any(start, end, spans)])
+        spans = add_spans(spans, self._member_spans(text, spans))
         if self.allow is not None:
             spans = drop_inside(spans, [(start, end) for start, end, _
                                         in self.allow.finditer(text)])
@@ -101,6 +103,18 @@ class PersonOperator(Operator):
             person_id = self.resolver.author(str(author))
             record["author"] = self.person_value(person_id, "AUTHOR", str(author))
         return record, [r for r, _ in replaced]
+
+    def _member_spans(self, text: str, spans: Sequence[Span]) -> List[Span]:
+        """Board members' names the model missed in this post, less those a keep step of
+        the analyzer chain keeps (``Graves' disease``, ``Dr.``, a placeholder)."""
+        found = [Span("NAME", start, end, 1.0, MEMBER)
+                 for start, end, _ in self.member_names.finditer(text)
+                 if not _inside_any(start, end, spans)]
+        if not found:
+            return found
+        document = Document.from_text(text)
+        kept = [span for step in self.keep_steps for span in step.detect(document)]
+        return [span for span in found if not any(span.inside(k.start, k.end) for k in kept)]
 
     def person_value(self, person_id: str, label: str, original: str) -> str:
         """What a mention of a person (or, label ``AUTHOR``, the author field) becomes."""
@@ -158,13 +172,13 @@ def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:
 
 
 def _member_name_forms(people: PersonMap) -> List[str]:
-    """How board members' names are written, for the whole-word search (stop words and
-    one-letter names left out: they would replace ordinary words)."""
+    """How the people of the map are called, for the whole-word search: every line of the
+    map, board members and people only mentioned alike, so a name added to a ``P`` line by
+    hand is applied (stop words and one-letter names left out: they would replace
+    ordinary words)."""
     stop_words = load_wordlist("stop_words")
     forms = []
     for person in people:
-        if not person.usernames:
-            continue
         for key in person.names:
             form = people.form(person, key)
             if len(key) >= 2 and key not in stop_words:

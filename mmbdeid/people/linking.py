@@ -38,8 +38,11 @@ import jellyfish
 
 from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from .personmap import Person, PersonMap, name_key
+from ..detect.not_names import GREETING_WORDS
+from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES, title_words
 from ..kinds import PERSON_LABELS
-from ..spans import Span, join, mention_groups
+from ..text.placeholders import AUTHOR_PSEUDONYM
+from ..spans import JOINER_GAP, Span, join, mention_groups
 from ..model.usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
@@ -50,11 +53,6 @@ MISPLACED_REPLY_RATIO = 3   # a once-seen link loses to a name seen this often f
 ADDRESSEE_WINDOW = 50       # earlier posters of a thread a name addressed may be
 ADDRESSEE_SCAN = 500        # posts looked back through for them (long two-person threads)
 
-# Greeting and closing words: the model at a recall-first threshold sometimes tags them
-# ("Hello MJ"), but they never name a person, so they are not mentions.
-GREETING_WORDS = frozenset(
-    "hi hello hey heya hiya howdy dear morning evening welcome thanks thank thx ty "
-    "congrats cheers hugs regards".split())
 _WORD = re.compile(r"\w+")
 
 # Roles. A name addressed is someone the post speaks to (Farrow et al.: most often the author
@@ -156,8 +154,8 @@ def keep_apart(text: str, previous: Span, span: Span) -> bool:
     not next to an initial: ``David A. Foti``) or a word that is never a name (``Dr``,
     ``Thanks``, ``I``). The dot of ``C.`` tagged on its own joins."""
     word = text[span.start:span.end]
-    if not _WORD.search(word):
-        return False
+    if not _WORD.search(word) or JOINER_GAP.fullmatch(text[previous.end:span.start]):
+        return False                    # "C." tagged in pieces, "Ostrowski-Vale"
     last_word = text[previous.start:previous.end].split()[-1]
     if _never_a_name(last_word) or _never_a_name(word):
         return True
@@ -198,10 +196,12 @@ def mention_role(text: str, start: int, end: int) -> str:
     """Who a mention most likely is, from the words around it: ``addressee`` (someone the
     post speaks to, never its author), ``author`` (the post's own author: a sign-off or
     self-introduction), ``closing`` (thanks right before a name ending the post: a
-    sign-off or someone thanked, which the names decide) or ``""`` (decided by name
-    alone)."""
+    sign-off or someone thanked, which the names decide), ``titled`` (a name after a
+    title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone)."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
+    if after_title(before):
+        return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"
     if not text[:line_start].strip() and _GREETING.match(before):
@@ -224,6 +224,20 @@ def mention_role(text: str, start: int, end: int) -> str:
             and not _is_initial(text[start:end].split()[-1])):   # "David A. Foti"
         return "addressee"
     return ""
+
+
+_LAST_WORD_BEFORE = re.compile(r"(\w+)(\.?)[ \t]+$")
+
+
+def after_title(before: str) -> bool:
+    """Whether the text ``before`` a name ends with a title (``Dr. ``, ``Nurse ``)."""
+    match = _LAST_WORD_BEFORE.search(before)
+    if match is None:
+        return False
+    word, dot = match.group(1), match.group(2)
+    key = word.lower()
+    return (key in title_words() and (word[:1].isupper() or key in LOWER_CASE_TITLES)
+            and (not dot or key in ABBREVIATED_TITLES))
 
 
 def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
@@ -593,6 +607,9 @@ class Linker:
                 self._evidence[(author, key)] += 1
             elif mention.role in ("addressee", "closing"):
                 self._addressed.append(_Addressed(post, key, mention.label, mention.role))
+            elif mention.role == "titled":
+                self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope),
+                                   author)
             else:
                 self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope))
 
@@ -602,8 +619,8 @@ class Linker:
 
     def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None) -> PersonMap:
         people = PersonMap()
-        for username in self._authors:
-            people.add(Person(people.next_id("U"), [username]))
+        for username, person_id in zip(self._authors, _author_ids(self._authors)):
+            people.add(Person(person_id, [username]))
         by_username = {p.usernames[0]: p for p in people}
         for (username, key), posts in self._evidence.items():
             named = people.by_username(key)
@@ -681,6 +698,23 @@ class Linker:
         return None
 
 
+def _author_ids(usernames: Iterable[str]) -> List[str]:
+    """``U1``, ``U2``, ... in order; an author already called like a pseudonym (``U12``:
+    a scrubbed dump scrubbed again) keeps that id, and no one else gets it."""
+    usernames = list(usernames)
+    reserved = {u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)}
+    ids, number = [], 0
+    for username in usernames:
+        if username in reserved:
+            ids.append(username)
+            continue
+        number += 1
+        while "U%d" % number in reserved:
+            number += 1
+        ids.append("U%d" % number)
+    return ids
+
+
 class Resolver:
     """The person of each mention, given the person map and who posts where.
 
@@ -715,6 +749,9 @@ class Resolver:
         if mention.role in ("author", "closing") and author is not None \
                 and key in author.names and not self._better_known_as(key, author):
             return author.id
+        if mention.role == "titled":
+            return self.resolve_in_group(key, mention.label, group,
+                                         author.id if author is not None else "")
         if mention.role in ("addressee", "closing"):
             for username in self.scopes.addressees(fields):
                 person = self.people.by_username(username)

@@ -8,9 +8,10 @@ import re
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from .patterns import find_identifiers
+from .placeholders import find_placeholders, stand_in
 from .tokenize import offsets_and_tokens
 
 # A paragraph is a run of text between line breaks: on boards, greetings and sign-offs
@@ -32,6 +33,9 @@ class Document:
     thread: str = ""
     author: str = ""
     text: str = ""
+    # indices of the tokens that are placeholders of an earlier scrub (``[NAME]``,
+    # ``[U12]``): read as a stand-in (text/placeholders.py), never removed
+    scrubbed: FrozenSet[int] = frozenset()
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -39,8 +43,17 @@ class Document:
     @classmethod
     def from_text(cls, text: str, board: str = "", thread: str = "", author: str = "") -> "Document":
         identifiers = find_identifiers(text)
-        offsets, found = offsets_and_tokens(text, [(s.start, s.end) for s in identifiers])
+        placeholders = find_placeholders(text)
+        protected = [(s.start, s.end) for s in identifiers]
         label_at = {(s.start, s.end): s.label for s in identifiers}
+        if placeholders:
+            protected = _with_placeholders(protected, placeholders)
+            label_at = {bounds: label for bounds, label in label_at.items()
+                        if bounds in protected}
+        offsets, found = offsets_and_tokens(text, protected)
+        scrubbed: FrozenSet[int] = frozenset()
+        if placeholders:
+            scrubbed, found, label_at = _read_stand_ins(offsets, found, placeholders, label_at)
         # One string object per token type, not per token (a long post repeats its words).
         types: dict = {}
         return cls(
@@ -49,7 +62,7 @@ class Document:
             pattern_labels=list(map(label_at.get, offsets)) if label_at
             else [None] * len(offsets),
             paragraph_ids=_paragraph_ids(text, offsets),
-            board=board, thread=thread, author=author, text=text,
+            board=board, thread=thread, author=author, text=text, scrubbed=scrubbed,
         )
 
     @classmethod
@@ -77,6 +90,34 @@ class Document:
 def _field(fields: dict, name: str) -> str:
     value = fields.get(name)
     return "" if value is None else str(value)
+
+
+def _with_placeholders(protected: List[Tuple[int, int]],
+                       placeholders: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """The pattern identifiers' bounds and the placeholders', sorted; a placeholder wins
+    over an identifier it overlaps."""
+    kept = [(start, end) for start, end in protected
+            if not any(start < p_end and p_start < end for p_start, p_end in placeholders)]
+    return sorted(kept + placeholders)
+
+
+def _read_stand_ins(offsets, found, placeholders, label_at):
+    """The placeholder tokens' indices, the tokens with each placeholder read as its
+    stand-in, and the pattern labels with the stand-ins' labels added."""
+    at = {bounds: i for i, bounds in enumerate(offsets)}
+    found = list(found)
+    label_at = dict(label_at)
+    indices = []
+    for bounds in placeholders:
+        i = at.get(bounds)
+        if i is None:
+            continue
+        indices.append(i)
+        token, pattern = stand_in(found[i])
+        found[i] = token
+        if pattern:
+            label_at[bounds] = pattern
+    return frozenset(indices), found, label_at
 
 
 def _whole_token_pattern(token: str) -> Optional[str]:

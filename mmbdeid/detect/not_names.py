@@ -1,0 +1,71 @@
+"""Tokens that are never a name, nor part of one: a removed span covers name characters only.
+
+At a recall-first threshold the model gives some probability to the tokens next to a name:
+the full stop after it (``Thanks Bernard.``), a possessive ``'s``, the greeting before it
+(``Hi Priscilla``). Removing them damages the text and, worse, joins two mentions across a
+sentence end (``Rita. Tomm``). :class:`NotNameKeeper` (KEEP) keeps:
+
+* tokens without a letter or digit (punctuation, symbols, emoji);
+* clitics split off a word (``'s``, ``'ll``, ``n't``);
+* greeting and closing words (``Hi``, ``Thanks``, ``Dear``, ``Cheers``), but a capitalised
+  one that is also a first name (``Ty``) only in lower case;
+* ``I`` (not an initial: not followed by a full stop);
+* lower-case stop words of two letters or more (``and`` in ``Tom and Rita``).
+
+Name particles (``van``, ``de la``) are not stop words here: they belong to the name.
+"""
+import functools
+import re
+from typing import FrozenSet, List
+
+from ..model.lexicon import load_wordlist
+from ..spans import Span
+from ..text.document import Document
+from .base import KEEP, Detector
+
+NOT_NAME = "not_name"
+# Greeting and closing words: the model at a recall-first threshold sometimes tags them
+# ("Hello MJ"), but they never name a person.
+GREETING_WORDS = frozenset(
+    "hi hello hey heya hiya howdy dear morning evening welcome thanks thank thx ty "
+    "congrats cheers hugs regards".split())
+_WORD_CHARACTER = re.compile(r"[^\W_]")
+_CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|m|d|ll|re|ve)?)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1)
+def _first_names() -> FrozenSet[str]:
+    return load_wordlist("first_names") | load_wordlist("nicknames")
+
+
+def never_a_name(token: str, next_token: str, stop_words: FrozenSet[str]) -> bool:
+    """Whether ``token`` (followed by ``next_token``, or ``""``) is never part of a name."""
+    if not _WORD_CHARACTER.search(token) or _CLITIC.fullmatch(token):
+        return True
+    lower = token.lower()
+    if lower in GREETING_WORDS:
+        return token.islower() or lower not in _first_names()
+    if token == "I":
+        return next_token != "."
+    return len(token) > 1 and token.islower() and lower in stop_words
+
+
+class NotNameKeeper(Detector):
+    """A KEEP span on each token that is never part of a name (see the module)."""
+
+    source = NOT_NAME
+    effect = KEEP
+
+    def __init__(self):
+        self.stop_words = load_wordlist("stop_words")
+
+    def detect(self, document: Document) -> List[Span]:
+        tokens, offsets = document.tokens, document.offsets
+        stop_words = self.stop_words
+        spans = []
+        last = len(tokens) - 1
+        for i, token in enumerate(tokens):
+            if never_a_name(token, tokens[i + 1] if i < last else "", stop_words):
+                start, end = offsets[i]
+                spans.append(Span("KEEP", start, end, 1.0, NOT_NAME))
+        return spans

@@ -1,0 +1,107 @@
+"""A removed span covers name characters only, never crosses a sentence end, and leaves the
+placeholders of an earlier scrub alone (issue 18, items 2 and 3).
+
+The chain runs with a stand-in model that tags the tokens it is told to (as the real model
+at a recall-first threshold tags the full stop or the greeting beside a name), so each row
+checks what the chain does with them, whatever a trained model would say."""
+import pytest
+
+from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.not_names import never_a_name
+from mmbdeid.output.operators import PlaceholderOperator
+from mmbdeid.text.document import Document
+from mmbdeid.text.placeholders import NAME_STAND_IN, find_placeholders
+
+
+class WordTagger:
+    """P(NAME) 0.9 for the tokens in ``tagged`` (as read: a placeholder as its stand-in)."""
+    threshold = 0.05
+    has_second_stage = False
+
+    def __init__(self, tagged):
+        self.tagged = set(tagged)
+
+    def featurizer(self, stats):
+        return self
+
+    def document_items(self, document):
+        return document.tokens
+
+    def name_marginals(self, items):
+        return [(0.9 if token in self.tagged else 0.0, 0.0) for token in items]
+
+
+def scrub(text, tagged):
+    analyzer = Analyzer.build(WordTagger(tagged))
+    record, _ = PlaceholderOperator().rewrite(
+        {"text": text}, analyzer.analyze(Document.from_text(text)))
+    return record["text"]
+
+
+@pytest.mark.parametrize("text, tagged, expected", [
+    # the full stop after a name stays
+    ("Thanks Bernard. My wife says hi", {"Bernard", "."}, "Thanks [NAME]. My wife says hi"),
+    ("We were at Saint Agnes.", {"Saint", "Agnes", "."}, "We were at [NAME]."),
+    # two mentions at a sentence end, not one
+    ("Thank you Tom and Rita. Tomm, you too", {"Tom", "and", "Rita", ".", "Tomm", ","},
+     "Thank you [NAME] and [NAME]. [NAME], you too"),
+    # greetings and titles stay
+    ("Hi Priscilla, how are you", {"Hi", "Priscilla", ","}, "Hi [NAME], how are you"),
+    ("Dear Kay", {"Dear", "Kay"}, "Dear [NAME]"),
+    ("I saw Dr. van der Meulen today", {"Dr", ".", "van", "der", "Meulen"},
+     "I saw Dr. [NAME] today"),
+    ("ask dr van Houten", {"dr", "van", "Houten"}, "ask dr [NAME]"),
+    ("Mrs. Smith-Jones called", {"Mrs", ".", "Smith", "-", "Jones"}, "Mrs. [NAME] called"),
+    # a possessive is not the name; an initial's dot inside a name is
+    ("Kay's scan was clear", {"Kay", "'s"}, "[NAME]'s scan was clear"),
+    ("David A. Foti wrote", {"David", "A", ".", "Foti"}, "[NAME] wrote"),
+    # a stop word between two names is not a name
+    ("Kay and Rita came", {"Kay", "and", "Rita"}, "[NAME] and [NAME] came"),
+    # a first name that is also a greeting word: the name when capitalised
+    ("Ty said hi", {"Ty"}, "[NAME] said hi"),
+    ("thanks ty", {"thanks", "ty"}, "thanks ty"),
+])
+def test_removed_spans_cover_name_characters_only(text, tagged, expected):
+    assert scrub(text, tagged) == expected
+
+
+@pytest.mark.parametrize("scrubbed, tagged", [
+    # the model tagging the stand-in and everything it could merge with
+    ("Dr. [NAME] was kind", {"Dr", ".", NAME_STAND_IN}),
+    ("[NAME] chews ice", {NAME_STAND_IN}),
+    ("Thanks [NAME]. My wife [NAME] says hi", {NAME_STAND_IN, "."}),
+    ("Write to [EMAIL] or [U12], or ask [P3]", {NAME_STAND_IN, "[EMAIL]"}),
+    ("[USER] said [NAME] and [NAME] came", {NAME_STAND_IN, "and", "[USER]"}),
+])
+def test_placeholders_are_never_removed(scrubbed, tagged):
+    assert scrub(scrubbed, tagged) == scrubbed
+
+
+def test_placeholders_are_read_as_a_stand_in():
+    document = Document.from_text("Dr. [NAME] and [U7] wrote to [EMAIL] and [USER]")
+    assert document.tokens == ["Dr", ".", NAME_STAND_IN, "and", NAME_STAND_IN, "wrote", "to",
+                               "[EMAIL]", "and", "[USER]"]
+    assert document.pattern_labels[7] == "EMAIL" and document.pattern_labels[9] == "USER"
+    assert document.scrubbed == {2, 4, 7, 9}
+    # offsets still point at the placeholder in the text
+    assert [document.text[slice(*document.offsets[i])] for i in sorted(document.scrubbed)] \
+        == ["[NAME]", "[U7]", "[EMAIL]", "[USER]"]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("[NAME] [USER] [EMAIL] [URL] [PHONE] [U1] [P23]", 7),
+    ("[name] [X1] [U] [NAME [Mary] U12", 0),      # not what a scrub writes
+    ("no brackets at all", 0),
+])
+def test_find_placeholders(text, found):
+    assert len(find_placeholders(text)) == found
+
+
+@pytest.mark.parametrize("token, following, never", [
+    (".", "", True), (",", "Kay", True), ("'s", "", True), ("n't", "", True),
+    ("Hi", "Kay", True), ("thanks", "", True), ("Ty", "said", False), ("ty", "", True),
+    ("I", "was", True), ("I", ".", False), ("and", "Rita", True), ("van", "Houten", False),
+    ("d", "", False), ("Kay", "", False), ("B12", "", False),
+])
+def test_never_a_name(token, following, never):
+    assert never_a_name(token, following, frozenset({"and", "i", "d"})) == never
