@@ -4,14 +4,14 @@ repository call them."""
 import argparse
 import contextlib
 import datetime
-import math
+import functools
 import os
 import signal
 import sqlite3
 import sys
 from typing import List, Optional
 
-from . import __version__
+from . import __version__, checks
 from .errors import InputError, Stopped, note_stop, raise_if_stopped
 from .people.linking import SCOPES
 from .output.operators import MODES
@@ -30,25 +30,25 @@ class _Parser(argparse.ArgumentParser):
         raise InputError("%s (see '%s --help')" % (message, self.prog))
 
 
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("threshold must be a number, got %r" % text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError("threshold must be between 0 and 1 (exclusive), "
-                                         "got %s" % text)
-    return value
+def _checked(check, convert=float, what: str = "a number"):
+    """An argparse type: the text converted (``float``, ``int``), then checked by one of
+    :mod:`mmbdeid.checks` (the API's checks), its message the error."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%s must be %s, got %r"
+                                             % (check.keywords["name"], what, text))
+        try:
+            return check(value)
+        except (TypeError, ValueError) as error:
+            raise argparse.ArgumentTypeError(str(error))
+    return parse
 
 
-def _recall(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("target recall must be a number, got %r" % text)
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError("target recall must be in (0, 1], got %s" % text)
-    return value
+_threshold = _checked(functools.partial(checks.threshold, name="threshold"))
+_recall = _checked(functools.partial(checks.number, name="target recall", low=0.0, high=1.0,
+                                     low_open=True))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -280,20 +280,8 @@ def _describe(commands) -> None:
 def _positive(option: str, low: int = 1, high: Optional[int] = None):
     """An argparse type: a whole number from ``low`` (to ``high``), errors naming
     ``option``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("%s must be a whole number, got %r"
-                                             % (option, text))
-        if value < low:
-            raise argparse.ArgumentTypeError("%s must be at least %d, got %s"
-                                             % (option, low, text))
-        if high is not None and value > high:
-            raise argparse.ArgumentTypeError("%s must be at most %d, got %s"
-                                             % (option, high, text))
-        return value
-    return parse
+    return _checked(functools.partial(checks.whole_number, name=option, low=low, high=high),
+                    int, "a whole number")
 
 
 def _run_options(parser) -> None:
@@ -340,17 +328,7 @@ def _training_options(parser) -> None:
 def _number(option: str, low: float, high: Optional[float]):
     """An argparse type: a finite number in [low, high], errors naming ``option``
     (checked before training, not when the model is saved)."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("%s must be a number, got %r" % (option, text))
-        if not math.isfinite(value) or value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError("%s must be %s, got %s" % (
-                option, ">= %g" % low if high is None else "between %g and %g" % (low, high),
-                text))
-        return value
-    return parse
+    return _checked(functools.partial(checks.number, name=option, low=low, high=high))
 
 
 def _tagger_params(args) -> dict:
