@@ -418,16 +418,10 @@ def _check_curve_outputs(args, inputs) -> None:
     """Before any long work: -o and --plot are files that can be written, neither an
     input; --plot needs matplotlib, an optional extra."""
     from .files.atomic import check_outputs
+    from .files.outputs import installed
     check_outputs([args.output, args.plot], inputs)
-    path = args.plot
-    if path:
-        import importlib.util
-        try:
-            found = importlib.util.find_spec("matplotlib") is not None
-        except ValueError:                   # a module set to None in sys.modules
-            found = False
-        if not found:
-            raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", path)
+    if args.plot and not installed("matplotlib"):
+        raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", args.plot)
 
 
 def _model_options(parser) -> None:

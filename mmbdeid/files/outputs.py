@@ -70,7 +70,7 @@ def output_format(path: str, kind: OutputKind, option: str) -> str:
     (``review -o``), or an ``InputError`` naming the option and the extensions it takes."""
     ext = "" if path == STDIO else extension(path)
     if ext in kind.formats:
-        if ext in kind.needs_pillow and not _installed("PIL"):
+        if ext in kind.needs_pillow and not installed("PIL"):
             raise InputError("%s: %s needs Pillow (pip install pillow); without it use %s"
                              % (option, ext, _listed(e for e in kind.formats
                                                      if e not in kind.needs_pillow)), path)
@@ -118,7 +118,8 @@ def command_output_formats(command: str, options) -> Dict[str, str]:
     return formats
 
 
-def _installed(module: str) -> bool:
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported (without importing it)."""
     try:
         return importlib.util.find_spec(module) is not None
     except ValueError:                   # a module set to None in sys.modules
