@@ -138,7 +138,8 @@ def test_a_tagger_changed_after_the_scrubber_was_made_is_checked_when_used():
 
 @pytest.mark.parametrize("make, error, message", [
     (lambda spacy_component, presidio: spacy_component.MmbdeidComponent(
-        Scrubber(), labels="NAME"), TypeError, "labels must be a list, not a string (for one: labels=['NAME'])"),
+        Scrubber(), labels="NAME"), TypeError,
+     "labels must be a list, not a string (for one: labels=['NAME'])"),
     (lambda spacy_component, presidio: spacy_component.MmbdeidComponent(
         Scrubber(), labels=["PERSON"]), ValueError, "unknown label 'PERSON'"),
     (lambda spacy_component, presidio: spacy_component.MmbdeidComponent(
@@ -146,7 +147,8 @@ def test_a_tagger_changed_after_the_scrubber_was_made_is_checked_when_used():
     (lambda spacy_component, presidio: spacy_component.MmbdeidComponent(
         "model.mmbdeid"), TypeError, "scrubber must be a Scrubber, not a str"),
     (lambda spacy_component, presidio: presidio.MmbdeidRecognizer(
-        supported_entities="PERSON"), TypeError, "supported_entities must be a list, not a string"),
+        supported_entities="PERSON"), TypeError,
+     "supported_entities must be a list, not a string"),
     (lambda spacy_component, presidio: presidio.MmbdeidRecognizer(threshold=3),
      ValueError, "threshold must be between 0 and 1 (exclusive), got 3"),
     (lambda spacy_component, presidio: presidio.MmbdeidRecognizer(allow="Linda"),

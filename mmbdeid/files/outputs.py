@@ -20,7 +20,7 @@ from .stdio import STDIO
 
 
 class OutputKind(NamedTuple):
-    what: str                     # for messages: "the review list"
+    what: str                     # for messages: "a table (CSV, TSV or JSON Lines)"
     formats: Dict[str, str]       # extension -> the format written
     default: Optional[str]        # the format of a name without an extension
     own: bool = False             # mmbdeid's own format: other unknown extensions pass
@@ -33,8 +33,9 @@ def _with_gzip(formats: Dict[str, str]) -> Dict[str, str]:
 
 _JSONL = {extension: "jsonl" for extension in JSONL_EXTENSIONS}
 
-TABLE = OutputKind("a table (CSV, TSV or JSON Lines)", _with_gzip({".csv": "csv", ".tsv": "tsv", **_JSONL}), "csv")
-# the error list: a name without an extension stays refused, as it always was
+TABLE = OutputKind("a table (CSV, TSV or JSON Lines)",
+                   _with_gzip({".csv": "csv", ".tsv": "tsv", **_JSONL}), "csv")
+# evaluate --errors wants its format named: no default for a name without an extension
 ERROR_TABLE = TABLE._replace(default=None)
 JSON_LINES = OutputKind("JSON Lines", _with_gzip(_JSONL), "jsonl")
 PAGE = OutputKind("an HTML page", {".html": "html", ".htm": "html"}, "html")
@@ -42,10 +43,10 @@ PLOT = OutputKind("a plot", {".png": "png", ".pdf": "pdf", ".svg": "svg", ".eps"
                              ".ps": "ps", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff",
                              ".tiff": "tiff"}, "png",
                   needs_pillow=(".jpg", ".jpeg", ".tif", ".tiff"))
-MODEL = OutputKind("a model file (a zip archive)", {".mmbdeid": "model", ".zip": "model"}, "model",
-                   own=True)
-STATS = OutputKind("corpus statistics (an SQLite file)", {".stats": "stats", ".sqlite": "stats",
-                                                  ".sqlite3": "stats", ".db": "stats"},
+MODEL = OutputKind("a model file (a zip archive)", {".mmbdeid": "model", ".zip": "model"},
+                   "model", own=True)
+STATS = OutputKind("corpus statistics (an SQLite file)",
+                   {".stats": "stats", ".sqlite": "stats", ".sqlite3": "stats", ".db": "stats"},
                    "stats", own=True)
 PERSON_MAP = OutputKind("a person map (a text file)", {".map": "map", ".txt": "map"}, "map",
                         own=True)
