@@ -12,8 +12,11 @@ statistics where those are thin (see README, "Small inputs"). A single short tex
 scrubs like a post inside a large dump. For dumps that do not fit in memory use the command
 line, which streams.
 """
+import math
+import os
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
 
+from . import checks
 from .detect.analyzer import Analyzer
 from .kinds import placeholder
 from .model.reference import with_reference
@@ -34,20 +37,28 @@ class Scrubber:
     corpus statistics file of the dump the texts come from (``mmbdeid stats``; default: the
     statistics of the texts of each call); ``drug_filter``: keep drug names, medical terms
     and titles; ``rules``: names after a title, the board's usernames, spaced-out names;
-    ``allow`` / ``deny``: terms never / always removed.
+    ``allow`` / ``deny``: terms never / always removed (lists of strings).
+
+    The options are checked as the command line checks its own: a wrong one raises
+    ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
     """
 
-    def __init__(self, model: Union[str, NameTagger, None] = None,
+    def __init__(self, model: Union[str, "os.PathLike[str]", NameTagger, None] = None,
                  threshold: Optional[float] = None, stats: Optional[str] = None,
                  drug_filter: bool = True, rules: bool = True,
                  allow: Sequence[str] = (), deny: Sequence[str] = ()):
+        if isinstance(model, NameTagger):
+            model.check_params()
+        elif model is not None and not isinstance(model, (str, os.PathLike)):
+            raise TypeError("model must be a model file path or a NameTagger, not %s"
+                            % checks.kind_of(model))
         self.model = model
-        self.threshold = threshold
-        self.stats = stats
-        self.drug_filter = drug_filter
-        self.rules = rules
-        self.allow = allow
-        self.deny = deny
+        self.threshold = checks.optional_threshold(threshold)
+        self.stats = checks.optional_path(stats, "stats")
+        self.drug_filter = checks.flag(drug_filter, "drug_filter")
+        self.rules = checks.flag(rules, "rules")
+        self.allow = checks.terms(allow, "allow")
+        self.deny = checks.terms(deny, "deny")
         self._tagger: Optional[NameTagger] = None
 
     @classmethod
@@ -69,16 +80,16 @@ class Scrubber:
         """The identifiers in ``text`` as ``Span(label, start, end, score, source)``, one
         per mention (``Mary Jane`` is one span, with its likelier token's probability), in
         text order. ``context``: the post's ``board``, ``thread`` and ``author``."""
-        return self.analyze_many([dict(context, text=text)])[0]
+        return self.analyze_many([dict(context, text=checks.text(text))])[0]
 
     def scrub(self, text: str, **context: str) -> str:
         """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...)."""
-        return self.scrub_many([dict(context, text=text)])[0]
+        return self.scrub_many([dict(context, text=checks.text(text))])[0]
 
     def analyze_many(self, posts: Sequence[dict]) -> List[List[Span]]:
         """:meth:`analyze` for many posts (dicts with ``text`` and optionally ``board``,
         ``thread``, ``author``), taken together as one dump for the statistics."""
-        documents = [_document(post) for post in posts]
+        documents = [_document(post) for post in _posts(posts)]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
         return [[join(group) for group in mention_groups(d.text, analyzer.analyze(d))]
@@ -86,6 +97,7 @@ class Scrubber:
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""
+        posts = _posts(posts)
         return [_stitched(post["text"], spans)
                 for post, spans in zip(posts, self.analyze_many(posts))]
 
@@ -93,16 +105,11 @@ class Scrubber:
     def scrub_records(self, records: Iterable[dict], text_field: str = "text") -> Iterator[dict]:
         """Each record (a dict) again, in order, with every field kept and ``text_field``
         scrubbed. The records are read in full first: the statistics are the whole batch's.
-        A record whose text is missing or not a string raises ``ValueError`` naming it."""
-        records = list(records)
-        posts = []
-        for number, record in enumerate(records, 1):
-            text = record.get(text_field) if isinstance(record, dict) else None
-            if not isinstance(text, str):
-                raise ValueError("record %d: field %r missing or not a string"
-                                 % (number, text_field))
-            posts.append(dict({k: record[k] for k in CONTEXT_FIELDS if k in record},
-                              text=text))
+        A record whose text is missing or not a string (None included: the command line
+        refuses a null text too) raises ``ValueError`` naming it, before any work."""
+        text_field = checks.string(text_field, "text_field")
+        records = _many(records, "records")
+        posts = _posts(records, text_field, "record")
         for record, text in zip(records, self.scrub_many(posts)):
             yield dict(record, **{text_field: text})
 
@@ -110,7 +117,10 @@ class Scrubber:
         """A copy of a pandas DataFrame with column ``text`` scrubbed; other columns, the
         index and the row order kept. ``board``/``thread``/``author`` columns, when
         present, are used as evidence. ``id``: the id column, checked for duplicates
-        (None: no check)."""
+        (None: no check). A text that is not a string (None or NaN included: the command
+        line refuses a null text too) raises ``ValueError`` naming its row."""
+        if not hasattr(frame, "columns") or not hasattr(frame, "itertuples"):
+            raise TypeError("frame must be a pandas DataFrame, not %s" % checks.kind_of(frame))
         if text not in frame.columns:
             raise ValueError("no column %r in the DataFrame (columns: %s)"
                              % (text, ", ".join(map(str, frame.columns))))
@@ -118,10 +128,13 @@ class Scrubber:
             raise ValueError("column %r has duplicate ids" % id)
         columns = [text] + [c for c in CONTEXT_FIELDS if c in frame.columns and c != text]
         posts = []
-        for row_number, row in enumerate(frame[columns].itertuples(index=False), 1):
+        for row_number, (label, row) in enumerate(zip(frame.index, frame[columns].itertuples(
+                index=False)), 1):
             values = dict(zip(columns, row))
-            if not isinstance(values[text], str):
-                raise ValueError("row %d: column %r is not a string" % (row_number, text))
+            problem = _text_problem(values[text])
+            if problem:
+                raise ValueError("row %d (index %s): column %r %s"
+                                 % (row_number, checks.shown(label), text, problem))
             posts.append(dict({k: _as_field(values[k]) for k in CONTEXT_FIELDS
                                if k in values and k != text}, text=values[text]))
         scrubbed = frame.copy()
@@ -130,6 +143,7 @@ class Scrubber:
 
     # -- the chain -----------------------------------------------------------------------
     def _analyzer(self, documents: Sequence[Document]) -> Analyzer:
+        self.tagger.check_params()          # a tagger given may have been changed since
         if self.stats is not None:
             stats = CorpusStats.load(self.stats)
         else:
@@ -137,6 +151,47 @@ class Scrubber:
         return Analyzer.build(self.tagger, with_reference(stats), threshold=self.threshold,
                               drug_filter=self.drug_filter, rules=self.rules,
                               allow=self.allow, deny=self.deny)
+
+
+def _many(items: Any, name: str) -> list:
+    """An iterable of posts or records as a list; one dict or string is refused (it would
+    be taken as its keys or characters)."""
+    if isinstance(items, (dict, str, bytes)):
+        raise TypeError("%s must be an iterable of dicts, not %s (for one: [%s])"
+                        % (name, checks.kind_of(items), name[:-1]))
+    try:
+        return list(items)
+    except TypeError:
+        raise TypeError("%s must be an iterable of dicts, not %s"
+                        % (name, checks.kind_of(items))) from None
+
+
+def _posts(posts: Any, text_field: str = "text", what: str = "post") -> List[dict]:
+    """The posts as ``analyze_many`` takes them (the text under ``text``, and the context
+    fields), or ``ValueError`` naming the first post that has no text to scrub, in the
+    words of the command line's bad records."""
+    checked = []
+    for number, post in enumerate(_many(posts, what + "s"), 1):
+        if not isinstance(post, dict):
+            raise ValueError("%s %d must be a dict, not %s"
+                             % (what, number, checks.kind_of(post)))
+        if text_field not in post:
+            raise ValueError("%s %d: missing field %r" % (what, number, text_field))
+        problem = _text_problem(post[text_field])
+        if problem:
+            raise ValueError("%s %d: field %r %s" % (what, number, text_field, problem))
+        checked.append(dict({k: post[k] for k in CONTEXT_FIELDS if k in post},
+                            text=post[text_field]))
+    return checked
+
+
+def _text_problem(value: Any) -> Optional[str]:
+    """Why ``value`` is not a text to scrub, or None."""
+    if isinstance(value, str):
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return "must be a string, not NaN"
+    return "must be a string, not %s" % checks.kind_of(value)
 
 
 def _document(post: dict) -> Document:

@@ -4,14 +4,14 @@ repository call them."""
 import argparse
 import contextlib
 import datetime
-import math
+import functools
 import os
 import signal
 import sqlite3
 import sys
 from typing import List, Optional
 
-from . import __version__
+from . import __version__, checks
 from .errors import InputError, Stopped, note_stop, raise_if_stopped
 from .people.linking import SCOPES
 from .output.operators import MODES
@@ -30,25 +30,25 @@ class _Parser(argparse.ArgumentParser):
         raise InputError("%s (see '%s --help')" % (message, self.prog))
 
 
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("threshold must be a number, got %r" % text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError("threshold must be between 0 and 1 (exclusive), "
-                                         "got %s" % text)
-    return value
+def _checked(check, convert=float, what: str = "a number"):
+    """An argparse type: the text converted (``float``, ``int``), then checked by one of
+    :mod:`mmbdeid.checks` (the API's checks), its message the error."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%s must be %s, got %r"
+                                             % (check.keywords["name"], what, text))
+        try:
+            return check(value)
+        except (TypeError, ValueError) as error:
+            raise argparse.ArgumentTypeError(str(error))
+    return parse
 
 
-def _recall(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("target recall must be a number, got %r" % text)
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError("target recall must be in (0, 1], got %s" % text)
-    return value
+_threshold = _checked(functools.partial(checks.threshold, name="threshold"))
+_recall = _checked(functools.partial(checks.number, name="target recall", low=0.0, high=1.0,
+                                     low_open=True))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "%s (default: the dump's format, uncompressed)"
                             % ", ".join(_post_formats()))
     _model_options(scrub)
-    scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans")
+    scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans "
+                       "(JSON Lines: .jsonl, or .jsonl.gz compressed)")
     _stats_options(scrub)
     _run_options(scrub)
     scrub.add_argument("--skip-bad", action="store_true",
@@ -143,8 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--errors", metavar="FILE",
                           help="also write every miss (a gold name token left) and every "
                                "false removal (another token removed) at the threshold, "
-                               "with its post and context: CSV, or JSON Lines for .jsonl "
-                               "(private: it holds names)")
+                               "with its post and context, as " + _TABLE_HELP +
+                               " (private: it holds names)")
     _quiet_option(evaluate)
 
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
@@ -152,10 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--model", metavar="MODEL", help="default: the bundled model")
     _posts_options(sweep, input_format=False)
     sweep.add_argument("-o", "--output", metavar="CURVE.csv",
-                       help="also write the table as CSV (one row per threshold)")
+                       help="also write the table (one row per threshold) as " + _TABLE_HELP)
     sweep.add_argument("--plot", metavar="CURVE.png",
-                       help="the precision-recall curve as PNG, the model's threshold "
-                            "circled (needs the [plot] extra: matplotlib)")
+                       help="the precision-recall curve, the model's threshold circled, "
+                            + _PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=_GOLD_STATS_HELP)
     _tagger_option(sweep)
     _quiet_option(sweep)
@@ -169,10 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
                           help="number of folds, at least 2 and at most the number of "
                                "threads (default 5)")
     crossval.add_argument("-o", "--output", metavar="CURVE.csv",
-                          help="also write the pooled table as CSV (one row per threshold)")
+                          help="also write the pooled table (one row per threshold) as "
+                               + _TABLE_HELP)
     crossval.add_argument("--plot", metavar="CURVE.png",
-                          help="the pooled precision-recall curve with each fold's, as PNG "
-                               "(needs the [plot] extra: matplotlib)")
+                          help="the pooled precision-recall curve with each fold's, "
+                               + _PLOT_HELP)
     crossval.add_argument("--threshold", type=_threshold, metavar="T",
                           help="threshold of the per-fold figures (default 0.05)")
     _training_options(crossval)
@@ -212,11 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 _GOLD_STATS_HELP = ("corpus statistics file: read if it exists, else built from the gold "
                     "file and saved (default: built in memory)")
+# Tables and plots are written in the format their extension names (files/outputs.py).
+_TABLE_HELP = "CSV, TSV or JSON Lines by the extension (.csv, .tsv, .jsonl; each also .gz)"
+_PLOT_HELP = ("in the format its extension names (.png, .pdf, .svg, .eps, .ps; .jpg, .tif "
+              "with Pillow; none: PNG; needs the [plot] extra: matplotlib)")
 _DETECTING_OUTPUTS = {
-    "link": "the person map to write (JSON): each person's names and usernames, to edit "
-            "and pass to 'scrub --map'",
-    "review": "the review list to write (CSV: string, count, mean_prob, label, example, "
-              "post_ids)",
+    "link": "the person map to write (a text file, e.g. .map): each person's names and "
+            "usernames, to edit and pass to 'scrub --map'",
+    "review": "the review list to write (string, count, mean_prob, label, example, "
+              "post_ids), as " + _TABLE_HELP,
 }
 
 # Each command's description and examples, shown by 'mmbdeid COMMAND --help'.
@@ -280,20 +286,8 @@ def _describe(commands) -> None:
 def _positive(option: str, low: int = 1, high: Optional[int] = None):
     """An argparse type: a whole number from ``low`` (to ``high``), errors naming
     ``option``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("%s must be a whole number, got %r"
-                                             % (option, text))
-        if value < low:
-            raise argparse.ArgumentTypeError("%s must be at least %d, got %s"
-                                             % (option, low, text))
-        if high is not None and value > high:
-            raise argparse.ArgumentTypeError("%s must be at most %d, got %s"
-                                             % (option, high, text))
-        return value
-    return parse
+    return _checked(functools.partial(checks.whole_number, name=option, low=low, high=high),
+                    int, "a whole number")
 
 
 def _run_options(parser) -> None:
@@ -340,17 +334,7 @@ def _training_options(parser) -> None:
 def _number(option: str, low: float, high: Optional[float]):
     """An argparse type: a finite number in [low, high], errors naming ``option``
     (checked before training, not when the model is saved)."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("%s must be a number, got %r" % (option, text))
-        if not math.isfinite(value) or value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError("%s must be %s, got %s" % (
-                option, ">= %g" % low if high is None else "between %g and %g" % (low, high),
-                text))
-        return value
-    return parse
+    return _checked(functools.partial(checks.number, name=option, low=low, high=high))
 
 
 def _tagger_params(args) -> dict:
@@ -425,16 +409,19 @@ def _progress(args, label: str):
     return StepProgress(label, quiet=args.quiet)
 
 
-def _check_plotting(path: Optional[str]) -> None:
-    """Before any long work: --plot needs matplotlib, an optional extra."""
-    if path:
-        import importlib.util
-        try:
-            found = importlib.util.find_spec("matplotlib") is not None
-        except ValueError:                   # a module set to None in sys.modules
-            found = False
-        if not found:
-            raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", path)
+def _output_formats(args) -> dict:
+    from .files.outputs import command_output_formats
+    return command_output_formats(args.command, args)
+
+
+def _check_curve_outputs(args, inputs) -> None:
+    """Before any long work: -o and --plot are files that can be written, neither an
+    input; --plot needs matplotlib, an optional extra."""
+    from .files.atomic import check_outputs
+    from .files.outputs import installed
+    check_outputs([args.output, args.plot], inputs)
+    if args.plot and not installed("matplotlib"):
+        raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", args.plot)
 
 
 def _model_options(parser) -> None:
@@ -461,6 +448,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     previous = _stop_on_signals()
     try:
         args = build_parser().parse_args(argv)
+        args.output_formats = _output_formats(args)     # a name for another format: refused
         with _stdin_spooled(args):
             status = COMMANDS[args.command](args)
         raise_if_stopped()          # a stop whose exception Python dropped
@@ -604,7 +592,7 @@ def run_review(args) -> int:
 
     if args.html_posts is not None and not args.html:
         raise InputError("--html-posts needs --html")
-    config = _run_config(args)
+    config = _run_config(args, output_format=args.output_formats["output"])
     page = None
     if args.html:
         # the page states the threshold the run used
@@ -692,9 +680,7 @@ def run_evaluate(args) -> int:
     from .files.corpora import load_labelled
 
     if args.errors:
-        from .evaluation.errors import errors_format
         from .files.atomic import check_outputs
-        errors_format(args.errors)                  # a bad name fails before the scoring
         check_outputs([args.errors], [args.gold, args.model, args.stats])
     tagger = _load_model(args.model)
     threshold = tagger.threshold if args.threshold is None else args.threshold
@@ -710,7 +696,7 @@ def run_evaluate(args) -> int:
         from .evaluation.errors import (FALSE_REMOVAL, document_sources, list_errors,
                                         write_errors)
         errors = list(list_errors(labelled, scores, document_sources(gold_file), threshold))
-        write_errors(errors, args.errors)
+        write_errors(errors, args.errors, args.output_formats["errors"])
     print("threshold   %g" % threshold)
     for name in ("precision", "recall", "f1", "specificity"):
         print("%-11s %.4f" % (name, getattr(metrics, name)))
@@ -728,10 +714,10 @@ def run_evaluate(args) -> int:
 
 def run_sweep(args) -> int:
     from .evaluation.metrics import (format_table, leak_legend, plot_curve, post_leaks,
-                                     sweep, write_curve_csv)
+                                     sweep, write_curve)
     from .evaluation.gold import score_gold_file
 
-    _check_plotting(args.plot)
+    _check_curve_outputs(args, [args.gold, args.model, args.stats])
     tagger = _load_model(args.model)
     with _progress(args, "scoring") as progress:
         gold, probabilities, minima = score_gold_file(tagger, _posts_source(
@@ -744,9 +730,10 @@ def run_sweep(args) -> int:
     print(format_table(rows, leaks))
     print(leak_legend(leaks))
     if args.output:
-        write_curve_csv(rows, args.output, leaks)
+        write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
-        plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold)
+        plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold,
+                   fmt=args.output_formats["plot"])
     return EXIT_OK
 
 
@@ -756,12 +743,12 @@ def run_crossval(args) -> int:
     from .evaluation.crossval import fold_scores
     from .evaluation.metrics import (fold_spread, format_fold_table, format_table,
                                      leak_legend, plot_curve, post_leaks, sweep,
-                                     write_curve_csv)
+                                     write_curve)
     from .model.tagger import DEFAULT_THRESHOLD
 
     if args.folds < 2:
         raise InputError("--folds must be at least 2")
-    _check_plotting(args.plot)
+    _check_curve_outputs(args, args.corpus)
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     labelled = [item for path in args.corpus
                 for item in load_labelled(_posts_source(args, path, sniff=False))]
@@ -790,10 +777,11 @@ def run_crossval(args) -> int:
     print(format_fold_table(folds, threshold))
     print(fold_spread(folds, threshold))
     if args.output:
-        write_curve_csv(rows, args.output, leaks)
+        write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
         plot_curve(rows, args.plot, title="%d-fold cross-validation" % args.folds,
-                   mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds])
+                   mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds],
+                   fmt=args.output_formats["plot"])
     return EXIT_OK
 
 
@@ -804,6 +792,7 @@ def run_split(args) -> int:
     from .files.posts import post_output
     from .text.document import Document
 
+    formats = [_output_format(path, args.corpus) for path in (args.output, args.dev)]
     posts = list(read_annotated(args.corpus))
     # thread keys only: the split needs no tokens or labels
     keyed = [LabelledDocument(Document.from_post(dict(p.record.fields, text="")), [])
@@ -813,7 +802,6 @@ def run_split(args) -> int:
     except ValueError as error:
         raise InputError(str(error), args.corpus) from None
     field_names = list(dict.fromkeys(name for p in posts for name in p.record.fields))
-    formats = [_output_format(path, args.corpus) for path in (args.output, args.dev)]
     kinds = ColumnKinds()            # Parquet columns from JSON Lines or CSV
     for post in posts:
         kinds.observe(post.record.fields)

@@ -36,7 +36,7 @@ def test_analyze_gives_spans_with_offsets_labels_and_scores():
 @pytest.mark.parametrize("options, expected", [
     ({"allow": ["Linda"]}, "Thanks Linda, my TSH is fine now. Write to [EMAIL]"),
     ({"deny": ["TSH"]}, "Thanks [NAME], my [NAME] is fine now. Write to [EMAIL]"),
-    ({"threshold": 1.0}, "Thanks Linda, my TSH is fine now. Write to [EMAIL]"),
+    ({"threshold": 0.999}, "Thanks Linda, my TSH is fine now. Write to [EMAIL]"),
 ])
 def test_options_reach_the_chain(options, expected):
     assert mmbdeid.scrub(LETTER, **options) == expected
@@ -60,7 +60,7 @@ def test_scrub_records_keeps_every_field_and_the_order():
 def test_scrub_records_with_another_text_field_and_bad_records():
     assert list(mmbdeid.scrub_records([{"body": "Hi Linda"}], text_field="body")) == [
         {"body": "Hi [NAME]"}]
-    with pytest.raises(ValueError, match="record 2: field 'text'"):
+    with pytest.raises(ValueError, match="record 2: missing field 'text'"):
         list(mmbdeid.scrub_records([{"text": "ok"}, {"txt": "Hi Linda"}]))
 
 

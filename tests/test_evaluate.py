@@ -6,7 +6,7 @@ import pytest
 
 from mmbdeid.evaluation.metrics import (
     CSV_FIELDS, DEFAULT_SWEEP, UnreachableRecall, format_table, name_mask,
-    pick_threshold, plot_curve, read_curve_csv, sweep, token_metrics, write_curve_csv)
+    pick_threshold, plot_curve, read_curve_csv, sweep, token_metrics, write_curve)
 
 
 @pytest.mark.parametrize("gold,pred,expect", [
@@ -139,7 +139,7 @@ def test_csv_round_trip(tmp_path):
     gold, prob = _random(300)
     rows = sweep(gold, prob) + [token_metrics(gold, prob > 0.3)]
     path = tmp_path / "curve.csv"
-    write_curve_csv(rows, path)
+    write_curve(rows, path)
     with open(path, newline="") as fh:
         recs = list(csv.reader(fh))
     assert recs[0] == list(CSV_FIELDS) == \

@@ -118,8 +118,9 @@ def test_error_counts_agree_with_the_summary(tmp_path, capsys, threshold, extens
 
 
 @pytest.mark.parametrize("name,message", [
-    ("errors.txt", "unknown extension '.txt' for the error list: use .csv or .jsonl"),
-    ("errors", "unknown extension '' for the error list: use .csv or .jsonl"),
+    ("errors.txt", "evaluate --errors writes a table (CSV, TSV or JSON Lines): use .csv, "
+                   ".tsv, .jsonl, .ndjson, .json (each also .gz); not .txt"),
+    ("errors", "not a name without an extension"),
     ("gold.jsonl", None),                    # the gold file itself: never overwritten
 ])
 def test_bad_errors_file_is_refused_before_any_output(tmp_path, capsys, name, message):

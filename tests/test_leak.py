@@ -8,7 +8,7 @@ import pytest
 from mmbdeid.cli import main
 from mmbdeid.evaluation.metrics import (
     CSV_FIELDS, LEAK_CSV_FIELDS, PostLeak, format_leak, format_table, leak_legend,
-    post_leak, post_leaks, post_name_minimum, read_curve_csv, sweep, write_curve_csv)
+    post_leak, post_leaks, post_name_minimum, read_curve_csv, sweep, write_curve)
 
 INF = math.inf
 
@@ -122,8 +122,8 @@ def test_csv_appends_leak_columns(tmp_path):
     rows = sweep([True, False, True], [0.9, 0.2, 0.04], [0.5, 0.05])
     leaks = post_leaks([0.3, 0.04, INF], [0.5, 0.05])
     plain, path = tmp_path / "plain.csv", tmp_path / "leak.csv"
-    write_curve_csv(rows, plain)
-    write_curve_csv(rows, path, leaks)
+    write_curve(rows, plain)
+    write_curve(rows, path, leaks)
     with open(plain, newline="") as fh:
         old = list(csv.reader(fh))
     with open(path, newline="") as fh:

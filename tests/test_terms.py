@@ -1,4 +1,5 @@
-"""Term lists (plain and review CSV), whole-word matching, allow and deny steps."""
+"""Term lists (plain, and review lists as CSV, TSV or JSON Lines), whole-word matching, allow and deny steps."""
+import gzip
 import random
 import re
 
@@ -31,6 +32,10 @@ def write(tmp_path, name, content):
      ["hope", "Mary Jane"]),
     ("empty.csv", "", []),
     ("header-only.csv", "string,count\n", []),
+    ("review.tsv", "string\tcount\nLindqvist\t3\nClarke, Arthur\t1\n",
+     ["Lindqvist", "Clarke, Arthur"]),             # review -o review.tsv
+    ("review.jsonl", '{"string": "Lindqvist", "count": 3}\n\n{"string": "hope"}\n',
+     ["Lindqvist", "hope"]),                       # review -o review.jsonl
 ])
 def test_load_terms(tmp_path, name, content, expected):
     assert load_terms(write(tmp_path, name, content)) == expected
@@ -42,6 +47,9 @@ def test_load_terms(tmp_path, name, content, expected):
     ("blank-first.csv", "\nterm\nhope\n", ":2: ", "no 'string' column"),
     ("short.csv", "count,string\n2,hope\n3\n", ":3: ", "row has 1 fields"),
     ("open-quote.csv", 'string\n"hope\n', ":2: ", "malformed CSV"),
+    ("bad.jsonl", '{"string": "hope"}\n{"count": 3}\n', ":2: ", "no 'string' string"),
+    ("broken.jsonl", '{"string": "hope"\n', ":1: ", "invalid JSON"),
+    ("review.parquet", b"PAR1", ": ", "not Parquet"),
 ])
 def test_load_terms_errors_name_file_and_line(tmp_path, name, content, where, message):
     path = write(tmp_path, name, content)
@@ -49,6 +57,15 @@ def test_load_terms_errors_name_file_and_line(tmp_path, name, content, where, me
         load_terms(path)
     assert str(raised.value).startswith(path + where)
     assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("name, content", [
+    ("review.csv.gz", "string,count\nLindqvist,3\n"),
+    ("review.jsonl.gz", '{"string": "Lindqvist"}\n'),
+    ("allow.txt.gz", "# kept\nLindqvist\n"),
+])
+def test_load_terms_reads_gzip_compressed_lists(tmp_path, name, content):
+    assert load_terms(write(tmp_path, name, gzip.compress(content.encode()))) == ["Lindqvist"]
 
 
 def test_load_terms_missing_file(tmp_path):

@@ -5,7 +5,7 @@ NAME is PERSON (the name of both toolkits for people); EMAIL, URL and PHONE are 
 EMAIL_ADDRESS, URL and PHONE_NUMBER. Neither toolkit has an entity for a board username:
 USER becomes USERNAME, a name of our own.
 """
-from typing import Dict, Iterable, List
+from typing import Dict
 
 ENTITY_OF_LABEL: Dict[str, str] = {
     "NAME": "PERSON",
@@ -20,11 +20,3 @@ LABEL_OF_ENTITY: Dict[str, str] = {entity: label for label, entity in ENTITY_OF_
 PERSON_LABELS = ("NAME", "USER")
 PERSON_ENTITIES = tuple(ENTITY_OF_LABEL[label] for label in PERSON_LABELS)
 
-
-def checked(names: Iterable[str], known: Iterable[str], what: str) -> List[str]:
-    """``names`` as a list, or ``ValueError`` naming the first one not in ``known``."""
-    names, known = list(names), list(known)
-    for name in names:
-        if name not in known:
-            raise ValueError("unknown %s %r (known: %s)" % (what, name, ", ".join(known)))
-    return names

@@ -27,9 +27,10 @@ from spacy.tokens import Doc
 
 from mmbdeid import __version__
 from mmbdeid.api import Scrubber
+from mmbdeid.checks import instance, names_in
 from mmbdeid.spans import Span
 
-from .entities import ENTITY_OF_LABEL, PERSON_ENTITIES, checked
+from .entities import ENTITY_OF_LABEL, PERSON_ENTITIES
 
 
 class MmbdeidRecognizer(EntityRecognizer):
@@ -46,8 +47,10 @@ class MmbdeidRecognizer(EntityRecognizer):
                  **options):
         if scrubber is not None and options:
             raise TypeError("give a Scrubber or its options, not both")
-        self.scrubber = scrubber if scrubber is not None else Scrubber(**options)
-        entities = checked(supported_entities, ENTITY_OF_LABEL.values(), "entity")
+        self.scrubber = (instance(scrubber, Scrubber, "scrubber") if scrubber is not None
+                         else Scrubber(**options))
+        entities = names_in(supported_entities, ENTITY_OF_LABEL.values(),
+                            "supported_entities", "entity")
         super().__init__(supported_entities=entities, name=name,
                          supported_language=supported_language, version=__version__)
 

@@ -25,9 +25,10 @@ from spacy.tokens import Doc, Span
 from spacy.util import filter_spans, minibatch
 
 from mmbdeid.api import Scrubber
+from mmbdeid.checks import instance, names_in, string
 from mmbdeid.spans import Span as Mention
 
-from .entities import ENTITY_OF_LABEL, PERSON_LABELS, checked
+from .entities import ENTITY_OF_LABEL, PERSON_LABELS
 
 SPANS_KEY = "mmbdeid"
 
@@ -42,9 +43,9 @@ class MmbdeidComponent:
 
     def __init__(self, scrubber: Scrubber, labels: Sequence[str] = PERSON_LABELS,
                  spans_key: str = SPANS_KEY):
-        self.scrubber = scrubber
-        self.labels = checked(labels, ENTITY_OF_LABEL, "label")
-        self.spans_key = spans_key
+        self.scrubber = instance(scrubber, Scrubber, "scrubber")
+        self.labels = names_in(labels, ENTITY_OF_LABEL, "labels", "label")
+        self.spans_key = string(spans_key, "spans_key")
         # Load the model now, so a bad model path fails in nlp.add_pipe.
         scrubber.tagger
 

@@ -6,21 +6,17 @@ Built from the very per-token scores ``evaluate`` counts
 (:func:`~mmbdeid.evaluation.gold.document_scores`), so the misses are its ``missed`` and
 the false removals its ``removed`` non-names. The file holds names: it is written private.
 """
-import csv
-import json
-import os
 from typing import Iterator, List, NamedTuple, Optional, Sequence
 
-from ..errors import InputError
-from ..files.atomic import atomic_output
 from ..files.corpora import LabelledDocument, read_annotated, read_conll
 from ..files.posts import corpus_format
+from ..files.tables import REAL, WHOLE, Column, table_output
 from ..kinds import PERSON_LABELS
 from ..text.context import context
 
 MISS, FALSE_REMOVAL = "miss", "false_removal"
-ERROR_FIELDS = ("kind", "post", "line", "token", "gold", "prob", "context")
-FORMATS = {".csv": "csv", ".jsonl": "jsonl"}
+ERROR_COLUMNS = (Column("kind"), Column("post"), Column("line", WHOLE), Column("token"),
+                 Column("gold"), Column("prob", REAL), Column("context"))
 
 
 class ScoringError(NamedTuple):
@@ -36,16 +32,6 @@ class ScoringError(NamedTuple):
 class DocumentSource(NamedTuple):
     post: str
     line: int
-
-
-def errors_format(path: str) -> str:
-    """``csv`` or ``jsonl`` by the file's extension; any other is an error (checked before
-    the scoring, so nothing is written)."""
-    extension = os.path.splitext(path)[1].lower()
-    if extension not in FORMATS:
-        raise InputError("unknown extension %r for the error list: use .csv or .jsonl"
-                         % extension, path)
-    return FORMATS[extension]
 
 
 def document_sources(path: str) -> List[DocumentSource]:
@@ -75,17 +61,9 @@ def list_errors(labelled: Sequence[LabelledDocument],
                                context(document.text, start, end).marked())
 
 
-def write_errors(errors: Sequence[ScoringError], path: str) -> None:
-    """CSV with a header, or one JSON object a line, by ``path``'s extension; all or
-    nothing, private (it holds names)."""
-    fmt = errors_format(path)
-    with atomic_output(path, private=True) as handle:
-        if fmt == "csv":
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(ERROR_FIELDS)
-            for error in errors:
-                writer.writerow(error._replace(prob="%.6g" % error.prob))
-        else:
-            for error in errors:
-                handle.write(json.dumps(dict(zip(ERROR_FIELDS, error._replace(
-                    prob=float("%.6g" % error.prob)))), ensure_ascii=False) + "\n")
+def write_errors(errors: Sequence[ScoringError], path: str, fmt: str = "csv") -> None:
+    """One row per error, in table format ``fmt`` (:mod:`mmbdeid.files.tables`: CSV, TSV
+    or JSON Lines, each also .gz); all or nothing, private (it holds names)."""
+    with table_output(path, fmt, ERROR_COLUMNS, private=True) as write_row:
+        for error in errors:
+            write_row(error._replace(prob="%.6g" % error.prob))

@@ -28,6 +28,8 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..files.atomic import atomic_binary_output
+from ..files.tables import REAL, WHOLE, Column, table_output
 from ..kinds import PERSON_LABELS
 
 __all__ = [
@@ -39,7 +41,7 @@ __all__ = [
     "sweep",
     "pick_threshold",
     "format_table",
-    "write_curve_csv",
+    "write_curve",
     "read_curve_csv",
     "plot_curve",
     "CSV_FIELDS",
@@ -362,19 +364,22 @@ def format_table(rows: Sequence[TokenMetrics],
     return "\n".join(lines)
 
 
-def write_curve_csv(rows: Sequence[TokenMetrics], path,
-                    leaks: Optional[Sequence[PostLeak]] = None) -> None:
-    """CSV with header ``threshold,precision,recall,f1,specificity,tp,fp,fn,tn``.
+def write_curve(rows: Sequence[TokenMetrics], path, leaks: Optional[Sequence[PostLeak]] = None,
+                fmt: str = "csv") -> None:
+    """The rows as a table in format ``fmt`` (:mod:`mmbdeid.files.tables`: CSV, TSV or
+    JSON Lines, each also .gz), columns ``threshold,precision,recall,f1,specificity,tp,fp,
+    fn,tn``; all or nothing.
 
-    Ratios are fractions with 6 decimals; an empty threshold cell means ``None``.  With
-    ``leaks`` (one per row), the columns ``leak_posts,name_posts,posts,leak_share,
-    leak_share_all`` follow (:data:`LEAK_CSV_FIELDS`): leaking posts, posts with a gold
-    name, all posts, and the leaking share of each.
+    Ratios are fractions with 6 decimals; an empty threshold cell (JSON null) means
+    ``None``.  With ``leaks`` (one per row), the columns ``leak_posts,name_posts,posts,
+    leak_share,leak_share_all`` follow (:data:`LEAK_CSV_FIELDS`): leaking posts, posts with
+    a gold name, all posts, and the leaking share of each.
     """
     _check_leaks(rows, leaks)
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(CSV_FIELDS + (LEAK_CSV_FIELDS if leaks is not None else ()))
+    names = CSV_FIELDS + (LEAK_CSV_FIELDS if leaks is not None else ())
+    columns = [Column(name, WHOLE if name in _COUNT_FIELDS else REAL) for name in names]
+    # the curve's CSV keeps its \r\n line ends (other tables end lines in \n)
+    with table_output(path, fmt, columns, csv_line_end="\r\n") as write_row:
         for i, r in enumerate(rows):
             cells = ["" if r.threshold is None else repr(float(r.threshold)),
                      "%.6f" % r.precision, "%.6f" % r.recall, "%.6f" % r.f1,
@@ -383,11 +388,14 @@ def write_curve_csv(rows: Sequence[TokenMetrics], path,
                 k = leaks[i]
                 cells += [k.leaking, k.with_names, k.posts,
                           "%.6f" % k.share, "%.6f" % k.share_all]
-            w.writerow(cells)
+            write_row(cells)
+
+
+_COUNT_FIELDS = ("tp", "fp", "fn", "tn", "leak_posts", "name_posts", "posts")
 
 
 def read_curve_csv(path) -> List[TokenMetrics]:
-    """Read a file written by :func:`write_curve_csv` (the counts are authoritative; leak
+    """Read a CSV file written by :func:`write_curve` (the counts are authoritative; leak
     columns, if any, are ignored)."""
     out = []
     with open(path, newline="", encoding="utf-8") as fh:
@@ -400,8 +408,10 @@ def read_curve_csv(path) -> List[TokenMetrics]:
 
 def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
                mark: Optional[float] = None,
-               folds: Sequence[Sequence[TokenMetrics]] = ()) -> None:
-    """Precision (y) against recall (x) as a PNG, points labelled with their thresholds.
+               folds: Sequence[Sequence[TokenMetrics]] = (), fmt: str = "png") -> None:
+    """Precision (y) against recall (x), points labelled with their thresholds, as an
+    image in format ``fmt`` (:data:`~mmbdeid.files.outputs.PLOT`: png, pdf, svg, ...);
+    all or nothing.
 
     ``mark`` highlights the row whose threshold equals it (e.g. the default 0.05);
     ``folds``: each cross-validation fold's curve, drawn thin behind the pooled one.
@@ -447,7 +457,8 @@ def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
     ax.set_ylabel("precision")
     ax.grid(True, alpha=0.3)
     ax.set_title(title if title is not None else "Name tokens: precision vs recall")
-    fig.savefig(path, format="png")
+    with atomic_binary_output(str(path)) as handle:
+        fig.savefig(handle, format=fmt)
 
 
 def _fold_metrics(folds, threshold: float) -> List[Tuple[TokenMetrics, PostLeak]]:

@@ -1,5 +1,5 @@
 """User term lists (allow / deny) read from files: plain text, one term per line, or the
-``review`` command's CSV.
+``review`` command's list (CSV, TSV or JSON Lines, as it writes them; each may be .gz).
 
 A reviewer keeps two lists: *allow* terms the model should leave alone (``Arthur C.
 Clarke``, a drug the model keeps tagging) and *deny* terms that must always go (a
@@ -8,29 +8,39 @@ username the model misses).  How they are applied: :mod:`mmbdeid.detect.lists`.
 from __future__ import annotations
 
 import csv
-import os
+import json
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
 from ..text.terms import normalize_term
+from .formats import PARQUET, extension_format, split_format
+from .lines import numbered_lines
 
-CSV_TERM_COLUMN = "string"   # the column of the ``review`` command's CSV we read
+CSV_TERM_COLUMN = "string"   # the column of the ``review`` command's list we read
 
 
 def load_terms(path: str) -> List[str]:
     """The terms of a user's list file, in file order, duplicates dropped.
 
-    A ``.csv`` file is read as ``review`` output: a header with a ``string`` column,
-    whose cells are the terms (other columns ignored).  Any other file is plain text, one
-    term per line; blank lines and ``#`` comment lines are skipped.  Terms are
+    A ``.csv`` or ``.tsv`` file is read as ``review`` output: a header with a ``string``
+    column, whose cells are the terms (other columns ignored); a ``.jsonl`` file too, one
+    object a line with a ``string`` key. Any other file is plain text, one term per line;
+    blank lines and ``#`` comment lines are skipped. Each may be gzip-compressed.  Terms are
     whitespace-normalised (``normalize_term``); empty cells are skipped; spellings that
     differ in case are all kept (a case-sensitive matcher needs each).  An unreadable,
     missing or non-UTF-8 file, or a CSV without a ``string`` column, raises
     ``InputError`` naming the file (and line).
     """
-    lines = list(_decoded_lines(path))
-    if os.path.splitext(str(path))[1].lower() == ".csv":
-        terms = _csv_terms(path, lines)
+    fmt = extension_format(path)
+    kind = split_format(fmt)[0] if fmt else None
+    if kind == PARQUET:
+        raise InputError("a term list is text, or a review list as CSV, TSV or JSON Lines; "
+                         "not Parquet", path)
+    lines = list(numbered_lines(path))
+    if kind in ("csv", "tsv"):
+        terms = _csv_terms(path, lines, "\t" if kind == "tsv" else ",")
+    elif kind == "jsonl":
+        terms = _jsonl_terms(path, lines)
     else:
         terms = (line for _, line in lines
                  if line.strip() and not line.lstrip().startswith("#"))
@@ -42,27 +52,22 @@ def load_terms(path: str) -> List[str]:
     return list(unique)
 
 
-def _decoded_lines(path: str) -> Iterator[Tuple[int, str]]:
-    """``(line_number, line)`` decoded as UTF-8, ending kept, leading BOM dropped."""
-    # Decoding line by line pins an undecodable byte to its line for the error message.
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        raise InputError("cannot read file: %s" % (error.strerror or error), path) from None
-    with handle:
-        for number, raw in enumerate(handle, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputError("not UTF-8: undecodable byte 0x%02x at column %d"
-                                 % (raw[error.start], error.start + 1), path, number) from None
-            if number == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            yield number, line
+def _jsonl_terms(path: str, lines: Sequence[Tuple[int, str]]) -> Iterator[str]:
+    for number, line in lines:
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as error:
+            raise InputError("invalid JSON: %s" % error, path, number) from None
+        if not isinstance(row, dict) or not isinstance(row.get(CSV_TERM_COLUMN), str):
+            raise InputError("no %r string (expected the output of 'mmbdeid review')"
+                             % CSV_TERM_COLUMN, path, number)
+        yield row[CSV_TERM_COLUMN]
 
 
-def _csv_terms(path: str, lines: Sequence[Tuple[int, str]]) -> Iterator[str]:
-    reader = csv.reader((line for _, line in lines), strict=True)
+def _csv_terms(path: str, lines: Sequence[Tuple[int, str]], delimiter: str) -> Iterator[str]:
+    reader = csv.reader((line for _, line in lines), delimiter=delimiter, strict=True)
     column: Optional[int] = None
     header_line = 0
     while True:
@@ -78,7 +83,7 @@ def _csv_terms(path: str, lines: Sequence[Tuple[int, str]]) -> Iterator[str]:
         if column is None:
             header = [cell.strip() for cell in row]
             if CSV_TERM_COLUMN not in header:
-                raise InputError("CSV header has no %r column (expected the output of "
+                raise InputError("the header has no %r column (expected the output of "
                                  "'mmbdeid review')" % CSV_TERM_COLUMN, path, start)
             column, header_line = header.index(CSV_TERM_COLUMN), start
             continue

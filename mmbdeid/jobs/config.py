@@ -34,7 +34,7 @@ class RunConfig:
     dump: Any                               # a path or a files.postfile.PostFile
     detection: DetectionConfig
     output: str                             # the scrubbed dump, the person map or the list
-    output_format: str = "jsonl"            # of a scrubbed dump: files.formats.POST_FORMATS
+    output_format: str = "jsonl"            # a posts format (scrub) or a table one (review)
     spans_path: Optional[str] = None
     rejects_path: Optional[str] = None      # set with --skip-bad: bad records go there
     stats_path: Optional[str] = None

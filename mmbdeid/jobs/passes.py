@@ -9,7 +9,6 @@ bad-record handling, atomic outputs, progress and the summary — is here, once.
 takes a :class:`~mmbdeid.jobs.config.RunConfig`.
 """
 import contextlib
-import csv
 import json
 import os
 import tempfile
@@ -23,6 +22,7 @@ from ..files.atomic import atomic_output, atomic_path, optional_output
 from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
 from ..files.posts import post_output, read_posts
+from ..files.tables import LIST, REAL, WHOLE, Column, table_output
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
 from ..output.operators import OPERATORS, Replaced
@@ -343,7 +343,8 @@ def link_dump(config: RunConfig, engine) -> Summary:
     return summary
 
 
-REVIEW_FIELDS = ("string", "count", "mean_prob", "label", "example", "post_ids")
+REVIEW_COLUMNS = (Column("string"), Column("count", WHOLE), Column("mean_prob", REAL),
+                  Column("label"), Column("example"), Column("post_ids", LIST))
 REVIEW_POST_IDS = 20        # post ids listed per string at most; a last item "+N more"
 
 
@@ -390,10 +391,9 @@ class _ReviewedString:
 
     def row(self) -> list:
         more = self.posts - len(self.post_ids)
-        post_ids = ";".join(self.post_ids + (["+%d more" % more] if more else []))
         return [self.string, self.count, "%.4f" % (self.prob_sum / self.count),
                 self.labels.most_common(1)[0][0], self.examples[0].context.marked(),
-                post_ids]
+                self.post_ids + (["+%d more" % more] if more else [])]
 
     def page_string(self) -> PageString:
         return PageString(self.string, self.count, self.prob_sum / self.count,
@@ -404,7 +404,8 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
     """Passes 1-2, then every distinct string the model would remove (names and usernames,
     compared case-insensitively) with its count, mean probability, commonest label, the
     context of its first occurrence and the ids of the posts holding it, most frequent
-    first, as CSV at ``config.output``; with ``page``, the review page too.
+    first, at ``config.output`` in ``config.output_format`` (a table format:
+    :mod:`mmbdeid.files.tables`); with ``page``, the review page too.
 
     A string is a mention as the person modes see it (:func:`~mmbdeid.people.linking.
     name_groups`): ``Mary Jane`` and ``Arthur C. Clarke`` are one string, its probability
@@ -439,12 +440,11 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
                 entry.add(span, string, number, post_id, text, shown)
                 summary.removed[span.label] += 1
     rows = sorted(found.values(), key=lambda e: (-e.count, e.string))
-    with atomic_output(config.output, private=True) as handle, \
+    with table_output(config.output, config.output_format, REVIEW_COLUMNS,
+                      private=True) as write_row, \
             optional_output(page and page.path, private=True) as page_handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(REVIEW_FIELDS)
         for entry in rows:
-            writer.writerow(entry.row())
+            write_row(entry.row())
         if page_handle is not None:
             page_handle.write(build_review_page(
                 page_posts, [entry.page_string() for entry in rows],

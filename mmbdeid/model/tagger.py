@@ -8,9 +8,9 @@ returns self, learned state ends in ``_``. Training goes through
 so a tagger pickles (joblib too) and saves as one self-contained file.
 """
 import dataclasses
+import functools
 import io
 import json
-import math
 import random
 import re
 import zipfile
@@ -19,6 +19,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import pycrfsuite
 
+from .. import checks
 from ..errors import InputError
 from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
@@ -100,6 +101,16 @@ class NameTagger(Parameters):
         """The parameters a model file keeps under "params": all but ``metadata``."""
         return {name: getattr(self, name) for name in HYPERPARAMETERS}
 
+    def check_params(self) -> "NameTagger":
+        """``TypeError`` / ``ValueError`` naming the first parameter that is wrong (as
+        scikit-learn estimators do, checked when used, not when set)."""
+        for name, value in self._hyperparameters().items():
+            _PARAM_CHECKS[name](value, name)
+        if self.metadata is not None and not isinstance(self.metadata, dict):
+            raise TypeError("metadata must be a dict or None, not %s"
+                            % checks.kind_of(self.metadata))
+        return self
+
     # -- learning -------------------------------------------------------------------
     def fit(self, documents: Sequence, labels: Optional[Sequence] = None,
             stats=None, groups: Optional[Sequence] = None,
@@ -117,6 +128,7 @@ class NameTagger(Parameters):
         ``spans`` (``labels`` None); their statistics are built from them when ``stats``
         is None, as ``mmbdeid train`` does. Tokenised documents take one label per token.
         """
+        self.check_params()
         documents, labels, built_stats = as_training_data(documents, labels)
         if stats is None:
             stats = built_stats
@@ -295,7 +307,7 @@ class NameTagger(Parameters):
 
     def predict(self, documents: Sequence, stats=None, threshold: Optional[float] = None):
         """NAME / USER / O per token: a name when P(NAME)+P(USER) exceeds the threshold."""
-        threshold = self.threshold if threshold is None else threshold
+        threshold = checks.threshold(self.threshold if threshold is None else threshold)
         return [[name_label(m, threshold) for m in doc]
                 for doc in self.predict_marginals(documents, stats)]
 
@@ -394,37 +406,29 @@ def _short(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_finite(value) -> bool:
-    return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
-
-
-# name -> (test, what it must be); booleans are not numbers here
-_PARAM_RULES = {
-    "c1": (lambda v: _is_finite(v) and v >= 0, "a finite number >= 0"),
-    "c2": (lambda v: _is_finite(v) and v >= 0, "a finite number >= 0"),
-    "max_iterations": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
-    "all_possible_transitions": (lambda v: isinstance(v, bool), "true or false"),
-    "threshold": (lambda v: _is_finite(v) and 0 < v < 1,
-                  "a number between 0 and 1 (exclusive)"),
-    "window": (lambda v: _is_int(v) and 0 <= v <= MAX_WINDOW,
-               "an integer from 0 to %d" % MAX_WINDOW),
-    "lowercase_share": (lambda v: _is_finite(v) and 0 <= v <= 1, "a number from 0 to 1"),
-    "random_state": (_is_int, "an integer"),
-    "second_stage": (lambda v: isinstance(v, bool), "true or false"),
-    "context_folds": (lambda v: _is_int(v) and 2 <= v <= MAX_CONTEXT_FOLDS,
-                      "an integer from 2 to %d" % MAX_CONTEXT_FOLDS),
+# name -> its check (:mod:`mmbdeid.checks`, as the command line's options have them)
+_PARAM_CHECKS = {
+    "c1": functools.partial(checks.number, low=0.0),
+    "c2": functools.partial(checks.number, low=0.0),
+    "max_iterations": functools.partial(checks.whole_number, low=1),
+    "all_possible_transitions": checks.flag,
+    "threshold": checks.threshold,
+    "window": functools.partial(checks.whole_number, low=0, high=MAX_WINDOW),
+    "lowercase_share": functools.partial(checks.number, low=0.0, high=1.0),
+    "random_state": checks.whole_number,
+    "second_stage": checks.flag,
+    "context_folds": functools.partial(checks.whole_number, low=2, high=MAX_CONTEXT_FOLDS),
 }
-assert set(_PARAM_RULES) == set(HYPERPARAMETERS)
+assert set(_PARAM_CHECKS) == set(HYPERPARAMETERS)
 
 
 def _param_problem(name: str, value) -> Optional[str]:
     """What is wrong with a hyperparameter value, or None."""
-    test, expected = _PARAM_RULES[name]
-    return None if test(value) else "%s must be %s, got %s" % (name, expected, _short(value))
+    try:
+        _PARAM_CHECKS[name](value, name)
+    except (TypeError, ValueError) as error:
+        return str(error)
+    return None
 
 
 class _CappedReads:
