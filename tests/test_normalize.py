@@ -3,6 +3,8 @@ original text: invisible characters and inline tags inside a word, character ref
 The texts are fictional."""
 import pytest
 
+from mmbdeid.spans import Span
+from mmbdeid.text.document import Document
 from mmbdeid.text.normalize import normalize, visible_text
 
 
@@ -77,4 +79,19 @@ def test_text_with_nothing_to_normalise_is_its_own_visible_text(text):
     assert not normalized.changed
     assert normalized.text is text
     assert normalized.original_span(2, 5) == (2, 5)
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("Thanks Li\u200bnda!", ["Thanks", "Linda", "!"]),
+    ("Thanks <b>Lin</b>da!", ["Thanks", "Linda", "!"]),
+    ("Thanks &#76;inda!", ["Thanks", "Linda", "!"]),
+])
+def test_a_document_tokenises_the_visible_text_and_keeps_the_way_back(text, tokens):
+    document = Document.from_text(text)
+    assert document.tokens == tokens
+    assert document.original_text == text
+    start, end = document.original_offsets[1]
+    assert visible_text(text[start:end]) == "Linda"
+    name = Span("NAME", *document.offsets[1], 0.9, "crf")
+    assert document.to_original([name]) == [Span("NAME", start, end, 0.9, "crf")]
 
