@@ -55,7 +55,8 @@ POSTS = [
 REMOVED = {"p1": ["Linda"], "p2": ["Li\u200bnda"], "p3": ["Lin</b>da", "&#76;inda"]}
 
 
-@pytest.mark.parametrize("mode, name", [("placeholder", "[NAME]")])
+@pytest.mark.parametrize("mode, name", [
+    ("placeholder", "[NAME]"), ("pseudonym", "[U1]"), ("surrogate", None)])
 def test_spans_file_points_into_the_original_text_in_every_mode(tmp_path, mode, name):
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
     out, spans = str(tmp_path / "out.jsonl"), str(tmp_path / "spans.jsonl")
@@ -69,6 +70,17 @@ def test_spans_file_points_into_the_original_text_in_every_mode(tmp_path, mode, 
     assert not any(fragment in text for text in scrubbed for fragment in FRAGMENTS)
     if name is not None:            # one person: the same pseudonym for every spelling
         assert [text.count(name) for text in scrubbed] == [1, 1, 2]
+
+
+def test_a_board_members_name_split_by_a_hidden_character_is_found_in_the_map(tmp_path):
+    # a threshold the model's score for the name (0.998) does not pass: the map finds it
+    dump = write_jsonl(tmp_path / "dump.jsonl", POSTS[1:2])
+    people = tmp_path / "people.map"
+    people.write_text("U1 | @lindab | Linda (4)\n", encoding="utf-8")
+    out = str(tmp_path / "out.jsonl")
+    assert main(["scrub", dump, "-o", out, "--mode", "pseudonym", "--map", str(people),
+                 "--threshold", "0.9999", "--jobs", "1", "--quiet"]) == 0
+    assert read_jsonl(out)[0]["text"] == "Thanks [U1], so glad the TSH is fine now."
 
 
 @pytest.mark.parametrize("text, name", [

@@ -29,6 +29,7 @@ from ..model.lexicon import load_wordlist
 from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
 from ..people.personmap import PersonMap
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
+from ..text.normalize import found_in_visible
 from ..text.terms import TermMatcher
 
 
@@ -79,12 +80,12 @@ class PersonOperator(Operator):
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         text = fields["text"]
-        spans = add_spans(spans, [Span("NAME", start, end, 1.0, MEMBER) for start, end, _ in
-                                  self.member_names.finditer(text)
+        # names are looked for as the analyzer looks, in the visible text (``Li\u200bnda``)
+        spans = add_spans(spans, [Span("NAME", start, end, 1.0, MEMBER) for start, end in
+                                  found_in_visible(self.member_names.finditer, text)
                                   if not _inside_any(start, end, spans)])
         if self.allow is not None:
-            spans = drop_inside(spans, [(start, end) for start, end, _
-                                        in self.allow.finditer(text)])
+            spans = drop_inside(spans, found_in_visible(self.allow.finditer, text))
         replaced: List[Tuple[Replaced, str]] = []         # (what, its replacement)
         for mention in mentions_of(text, spans):
             person_id = self.resolver.resolve(mention, fields)
