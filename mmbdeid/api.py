@@ -92,7 +92,7 @@ class Scrubber:
         documents = [_document(post) for post in _posts(posts)]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
-        return [[join(group) for group in mention_groups(d.text, analyzer.analyze(d))]
+        return [[join(group) for group in mention_groups(d.original_text, analyzer.analyze(d))]
                 for d in documents]
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:

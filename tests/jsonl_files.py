@@ -36,7 +36,8 @@ def expected_token_probabilities(posts, model_path, threshold):
     expected = {}
     for post, document in zip(posts, documents):
         for score, (start, _), pattern in zip(analyzer.token_scores(document),
-                                              document.offsets, document.pattern_labels):
+                                              document.original_offsets,
+                                              document.pattern_labels):
             if pattern:                       # e-mail, URL, phone, handle: listed with 1.0
                 expected[(post["id"], start)] = 1.0
             elif score > threshold:

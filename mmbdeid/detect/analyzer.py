@@ -101,7 +101,13 @@ class Analyzer:
                 prepare(documents)
 
     def analyze(self, document: Document) -> List[Span]:
-        """The identifiers to remove, each with its label, probability and source."""
+        """The identifiers to remove, each with its label, probability and source, with
+        offsets into the post's own text (``document.original_text``)."""
+        return document.to_original(self._visible_spans(document))
+
+    def _visible_spans(self, document: Document) -> List[Span]:
+        """:meth:`analyze`'s spans in the visible text (``document.text``), as the
+        detectors find them."""
         spans: List[Span] = []
         for detector in self.detectors:
             found = detector.detect(document)
@@ -116,7 +122,7 @@ class Analyzer:
         ``for_evaluation``): a handle 1.0, a drug name, a kept medical term or title 0.0
         (the filters never let it through), an e-mail/URL/phone token None (removed by pattern: neither a found name
         nor a kept word), any other token its CRF score."""
-        score_at = {(s.start, s.end): s.score for s in self.analyze(document)}
+        score_at = {(s.start, s.end): s.score for s in self._visible_spans(document)}
         scores = [None if pattern in NON_PERSON_LABELS else score_at.get(offset, 0.0)
                   for offset, pattern in zip(document.offsets, document.pattern_labels)]
         return _inner_punctuation_scored(document, scores)

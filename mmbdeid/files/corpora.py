@@ -262,7 +262,7 @@ def conll_document(tokens: Sequence[str], labels: Sequence[str],
     document = Document.from_text(text)
     gold = [Span(label, start, end, 1.0, GOLD)
             for label, (start, end) in zip(labels, offsets) if label != "O"]
-    ours = labels_from_spans(document.offsets, gold)
+    ours = labels_from_spans(document.original_offsets, gold)
     if handles_as_users:
         ours = ["USER" if pattern == "USER" else label
                 for label, pattern in zip(ours, document.pattern_labels)]
@@ -282,6 +282,6 @@ def load_labelled(path: str, name_pattern: str = "person",
     documents = []
     for post in read_annotated(path, fmt):
         document = Document.from_post(post.record.fields)
-        documents.append(LabelledDocument(document, labels_from_spans(document.offsets,
-                                                                      post.spans)))
+        labels = labels_from_spans(document.original_offsets, post.spans)
+        documents.append(LabelledDocument(document, labels))
     return documents

@@ -616,12 +616,12 @@ def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
                 raise ValueError("post %d: span label %r is not one of %s"
                                  % (number, label, ", ".join(NAME_LABELS)))
             if not (isinstance(start, int) and isinstance(end, int)
-                    and 0 <= start < end <= len(document.text)):
+                    and 0 <= start < end <= len(document.original_text)):
                 raise ValueError("post %d: span %r-%r outside the text" % (number, start, end))
             gold.append(Span(label, start, end, 1.0, GOLD))
         documents.append(document)
-        token_labels.append(training_labels(document, labels_from_spans(document.offsets,
-                                                                          gold)))
+        labels_of_tokens = labels_from_spans(document.original_offsets, gold)
+        token_labels.append(training_labels(document, labels_of_tokens))
     from ..evaluation.gold import corpus_stats
     return documents, token_labels, corpus_stats(documents)
 

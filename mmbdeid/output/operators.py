@@ -32,6 +32,7 @@ from ..people.personmap import PersonMap
 from ..detect.analyzer import Analyzer
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
 from ..text.document import Document
+from ..text.normalize import found_in_visible
 from ..text.terms import TermMatcher
 
 
@@ -85,8 +86,7 @@ class PersonOperator(Operator):
         text = fields["text"]
         spans = add_spans(spans, self._member_spans(text, spans))
         if self.allow is not None:
-            spans = drop_inside(spans, [(start, end) for start, end, _
-                                        in self.allow.finditer(text)])
+            spans = drop_inside(spans, found_in_visible(self.allow.finditer, text))
         replaced: List[Tuple[Replaced, str]] = []         # (what, its replacement)
         for mention in mentions_of(text, spans):
             person_id = self.resolver.resolve(mention, fields)
@@ -107,13 +107,15 @@ class PersonOperator(Operator):
     def _member_spans(self, text: str, spans: Sequence[Span]) -> List[Span]:
         """Board members' names the model missed in this post, less those a keep step of
         the analyzer chain keeps (``Graves' disease``, ``Dr.``, a placeholder)."""
+        # names are looked for as the analyzer looks, in the visible text (``Li\u200bnda``)
         found = [Span("NAME", start, end, 1.0, MEMBER)
-                 for start, end, _ in self.member_names.finditer(text)
+                 for start, end in found_in_visible(self.member_names.finditer, text)
                  if not _inside_any(start, end, spans)]
         if not found:
             return found
         document = Document.from_text(text)
-        kept = [span for step in self.keep_steps for span in step.detect(document)]
+        kept = document.to_original([span for step in self.keep_steps
+                                     for span in step.detect(document)])
         return [span for span in found if not any(span.inside(k.start, k.end) for k in kept)]
 
     def person_value(self, person_id: str, label: str, original: str) -> str:

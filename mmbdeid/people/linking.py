@@ -43,6 +43,7 @@ from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES, title_words
 from ..kinds import PERSON_LABELS
 from ..text.placeholders import AUTHOR_PSEUDONYM
 from ..spans import JOINER_GAP, Span, join, mention_groups
+from ..text.normalize import visible_text
 from ..model.usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
@@ -100,7 +101,7 @@ _SELF_AFTER = re.compile(r"^\s+here\b", re.IGNORECASE)
 class Mention(NamedTuple):
     start: int
     end: int
-    text: str
+    text: str       # as read: its visible text (``Li\u200bnda`` is ``Linda``)
     label: str      # NAME or USER
     role: str       # "addressee", "author", "closing" (either: see mention_role) or ""
     parts: Tuple[Span, ...] = ()    # the detected spans it joins, in text order
@@ -250,7 +251,7 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
     for parts in name_groups(text, person_spans):
         s = join(parts)
         if _WORD.search(text, s.start, s.end):
-            mentions.append(Mention(s.start, s.end, text[s.start:s.end], s.label,
+            mentions.append(Mention(s.start, s.end, visible_text(text[s.start:s.end]), s.label,
                                     mention_role(text, s.start, s.end), parts))
     return _unrole_lists(text, mentions)
 

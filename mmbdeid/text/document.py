@@ -3,6 +3,11 @@
 Two ways in: raw post text (pattern identifiers found first, the rest tokenised around
 them, stages 1-2 of the pipeline) or a ready token list from a CoNLL corpus (offsets then
 refer to the tokens joined by single spaces).
+
+From raw text, what is analysed is the post's visible text (:mod:`mmbdeid.text.normalize`:
+``Li\u200bnda``, ``<b>Lin</b>da`` and ``&#76;inda`` read ``Linda``): ``text``, the tokens'
+offsets and every detector's spans are in that text; :meth:`Document.to_original` takes
+spans back to the post's own text, which is what every output is written in.
 """
 import re
 import sys
@@ -10,6 +15,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
+from ..spans import Span
+from .normalize import Normalized, normalize
 from .patterns import find_identifiers
 from .placeholders import find_placeholders, stand_in
 from .tokenize import offsets_and_tokens
@@ -32,7 +39,9 @@ class Document:
     board: str = ""
     thread: str = ""
     author: str = ""
-    text: str = ""
+    text: str = ""          # the visible text: what the offsets and detectors' spans index
+    # the way back to the post's own text; None when the two are the same (most posts)
+    normalized: Optional[Normalized] = None
     # indices of the tokens that are placeholders of an earlier scrub (``[NAME]``,
     # ``[U12]``): read as a stand-in (text/placeholders.py), never removed
     scrubbed: FrozenSet[int] = frozenset()
@@ -40,8 +49,27 @@ class Document:
     def __len__(self) -> int:
         return len(self.tokens)
 
+    @property
+    def original_text(self) -> str:
+        """The post's own text, which outputs are written in."""
+        return self.text if self.normalized is None else self.normalized.original
+
+    @property
+    def original_offsets(self) -> List[Tuple[int, int]]:
+        """Each token's offsets in the post's own text (gold spans are in those)."""
+        if self.normalized is None:
+            return self.offsets
+        return [self.normalized.original_span(start, end) for start, end in self.offsets]
+
+    def to_original(self, spans: List[Span]) -> List[Span]:
+        """Spans of ``text`` as spans of the post's own text, each over the whole extent
+        its characters came from (``Lin</b>da``)."""
+        return spans if self.normalized is None else self.normalized.original_spans(spans)
+
     @classmethod
     def from_text(cls, text: str, board: str = "", thread: str = "", author: str = "") -> "Document":
+        normalized = normalize(text)
+        text = normalized.text
         identifiers = find_identifiers(text)
         placeholders = find_placeholders(text)
         protected = [(s.start, s.end) for s in identifiers]
@@ -62,7 +90,8 @@ class Document:
             pattern_labels=list(map(label_at.get, offsets)) if label_at
             else [None] * len(offsets),
             paragraph_ids=_paragraph_ids(text, offsets),
-            board=board, thread=thread, author=author, text=text, scrubbed=scrubbed,
+            board=board, thread=thread, author=author, text=text,
+            normalized=normalized if normalized.changed else None, scrubbed=scrubbed,
         )
 
     @classmethod

@@ -11,7 +11,9 @@ back.  Rules:
 * every other visible character is a token of its own; an emoji with its modifiers,
   variation selectors and zero-width joiners, or a flag, counts as one character;
 * whitespace, control and format characters (``\\t``, ``\\xa0``, ``\\u200b``, ``\\x00``…)
-  separate tokens and are never part of one.
+  separate tokens and are never part of one. A post's text reaches the tokenizer as its
+  visible text (:mod:`mmbdeid.text.normalize`), where the format characters and inline
+  tags *inside* a word are already gone: ``Li\\u200bnda`` is one word there.
 """
 import re
 import sys
@@ -69,6 +71,7 @@ _TAG_CHARACTERS = r"\U000E0020-\U000E007F"      # subdivision flags: 🏴 + tags
 _REGIONAL_INDICATOR = r"[\U0001F1E6-\U0001F1FF]"
 # The character classes of the rules:
 _WORD_CHAR = r"[\w" + _MARKS + r"]"
+WORD_CHARACTER = _WORD_CHAR        # a character of a word, for other modules' expressions
 _VISIBLE_NON_WORD = r"[^\s\w" + _MARKS + _INVISIBLE + r"]"
 
 # Speed: ``re`` tests the BMP part of a class listing characters with one table lookup, but
