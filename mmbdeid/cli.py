@@ -13,6 +13,7 @@ from typing import List, Optional
 
 from . import __version__, checks
 from .errors import InputError, Stopped, note_stop, raise_if_stopped
+from .evaluation import CHAINS, GROUPINGS
 from .people.linking import SCOPES
 from .output.operators import MODES
 from .output.review_page import DEFAULT_PAGE_POSTS
@@ -146,6 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
                                "false removal (another token removed) at the threshold, "
                                "with its post and context, as " + _TABLE_HELP +
                                " (private: it holds names)")
+    evaluate.add_argument("--by", choices=GROUPINGS,
+                          help="also print the figures of each board, forum (a board's "
+                               "name up to its first ':') or thread")
+    evaluate.add_argument("--chain", choices=CHAINS, default="model",
+                          help="what is measured: 'model', the model with its threshold "
+                               "and filters (default), or 'scrub', everything scrub "
+                               "removes (the rule steps too)")
     _quiet_option(evaluate)
 
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
@@ -689,7 +697,7 @@ def run_evaluate(args) -> int:
     stats = corpus_stats([d.document for d in labelled], args.stats)
     with _progress(args, "scoring") as progress:
         scores = document_scores(tagger, labelled, stats, progress=progress,
-                                 tagging=args.tagger)
+                                 tagging=args.tagger, chain=args.chain)
     gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     if args.errors:
@@ -704,6 +712,9 @@ def run_evaluate(args) -> int:
         metrics.total, metrics.tp + metrics.fn, metrics.tp, metrics.fn,
         metrics.tn + metrics.fp, metrics.fp))
     print("%-11s %s" % ("leaking", format_leak(post_leak(minima, threshold))))
+    if args.by:
+        from .evaluation.breakdown import figures_by_group, format_groups
+        print(format_groups(figures_by_group(labelled, scores, threshold, args.by), args.by))
     if args.errors:
         false_removals = sum(error.kind == FALSE_REMOVAL for error in errors)
         print("%-11s %d written to %s (%d misses, %d false removals)" % (

@@ -13,10 +13,11 @@ filters (drug, medical-term, title), and scrubbing can never disagree with them 
 the model and the filters do.
 """
 import re
+from bisect import bisect_right
 from typing import List, Optional, Sequence
 
 from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
-from ..spans import Span, add_spans, adjacent, drop_inside
+from ..spans import CRF, Span, add_spans, adjacent, drop_inside
 from ..text.document import Document
 from .base import KEEP, Detector
 from .crf import EVERY_TOKEN, CrfDetector
@@ -81,10 +82,11 @@ class Analyzer:
 
     @classmethod
     def for_evaluation(cls, tagger, stats=None, drug_filter: bool = True,
-                       tagging: str = "compiled") -> "Analyzer":
-        """The model with its drug filter, a span on every token (see ``token_scores``)."""
+                       tagging: str = "compiled", rules: bool = False) -> "Analyzer":
+        """The model with its drug filter, a span on every token (see ``token_scores``);
+        with ``rules``, the rule steps of ``scrub`` too."""
         return cls.build(tagger, stats, threshold=EVERY_TOKEN, drug_filter=drug_filter,
-                         rules=False, tagging=tagging)
+                         rules=rules, tagging=tagging)
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:
@@ -121,11 +123,29 @@ class Analyzer:
         """Final name probability per token, for evaluation (use the chain of
         ``for_evaluation``): a handle 1.0, a drug name, a kept medical term or title 0.0
         (the filters never let it through), an e-mail/URL/phone token None (removed by pattern: neither a found name
-        nor a kept word), any other token its CRF score."""
-        score_at = {(s.start, s.end): s.score for s in self._visible_spans(document)}
+        nor a kept word), any other token its CRF score; with the rule steps, a token inside
+        a rule's span (which may cover several tokens: ``R o b e r t``) that span's score."""
+        spans = self._visible_spans(document)
+        score_at = {(s.start, s.end): s.score for s in spans}
+        if any(s.source != CRF for s in spans):
+            score_at = _scores_of_covered_tokens(document.offsets, spans, score_at)
         scores = [None if pattern in NON_PERSON_LABELS else score_at.get(offset, 0.0)
                   for offset, pattern in zip(document.offsets, document.pattern_labels)]
         return _inner_punctuation_scored(document, scores)
+
+
+def _scores_of_covered_tokens(offsets, spans: List[Span], score_at: dict) -> dict:
+    """``score_at`` with every token inside a span scored as that span."""
+    scored = dict(score_at)
+    ordered = sorted(spans, key=lambda s: s.start)
+    starts = [s.start for s in ordered]
+    for offset in offsets:
+        if offset in scored:
+            continue
+        index = bisect_right(starts, offset[0]) - 1
+        if index >= 0 and ordered[index].contains(*offset):
+            scored[offset] = ordered[index].score
+    return scored
 
 
 def _inner_punctuation_scored(document: Document, scores: List[Optional[float]]

@@ -7,8 +7,8 @@ sentence end (``Rita. Tomm``). :class:`NotNameKeeper` (KEEP) keeps:
 
 * tokens without a letter or digit (punctuation, symbols, emoji);
 * clitics split off a word (``'s``, ``'ll``, ``n't``);
-* greeting and closing words (``Hi``, ``Thanks``, ``Dear``, ``Cheers``), but a capitalised
-  one that is also a first name (``Ty``) only in lower case;
+* greeting and closing words (``lexicons/greetings.txt``: ``Hi``, ``Thanks``, ``Dear``,
+  ``Cheers``), but a capitalised one that is also a first name (``Ty``) only in lower case;
 * ``I`` (not an initial: not followed by a full stop);
 * lower-case stop words of two letters or more (``and`` in ``Tom and Rita``).
 
@@ -24,11 +24,6 @@ from ..text.document import Document
 from .base import KEEP, Detector
 
 NOT_NAME = "not_name"
-# Greeting and closing words: the model at a recall-first threshold sometimes tags them
-# ("Hello MJ"), but they never name a person.
-GREETING_WORDS = frozenset(
-    "hi hello hey heya hiya howdy dear morning evening welcome thanks thank thx ty "
-    "congrats cheers hugs regards".split())
 _WORD_CHARACTER = re.compile(r"[^\W_]")
 _CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|m|d|ll|re|ve)?)", re.IGNORECASE)
 
@@ -43,7 +38,7 @@ def never_a_name(token: str, next_token: str, stop_words: FrozenSet[str]) -> boo
     if not _WORD_CHARACTER.search(token) or _CLITIC.fullmatch(token):
         return True
     lower = token.lower()
-    if lower in GREETING_WORDS:
+    if lower in load_wordlist("greetings"):
         return token.islower() or lower not in _first_names()
     if token == "I":
         return next_token != "."

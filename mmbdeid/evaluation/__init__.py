@@ -1,0 +1,8 @@
+"""Measuring detection against gold data.
+
+``CHAINS``: what evaluation measures, the model with its threshold and filters (``model``)
+or everything ``scrub`` removes, the rule steps too (``scrub``); ``GROUPINGS``: what
+figures can be broken down by (``evaluate --by``): the board, the thread, or the forum (a
+board's name up to its first ``:``, as crawls name sub-boards: ``ewt-newsgroup:cats``)."""
+CHAINS = ("model", "scrub")
+GROUPINGS = ("board", "forum", "thread")

@@ -9,6 +9,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import CHAINS
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
 from ..kinds import PERSON_LABELS
@@ -44,12 +45,18 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
 def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                     drug_filter: bool = True,
                     progress: Optional[Callable[[str, int, int], None]] = None,
-                    tagging: str = "compiled") -> List[List[Optional[float]]]:
+                    tagging: str = "compiled", chain: str = "model"
+                    ) -> List[List[Optional[float]]]:
     """Each document's final name probability per token, the scores :func:`gold_scores`
     pools (None: a token removed by an e-mail/URL/phone pattern, not scored); kept per
-    document and token for listing the errors (:mod:`mmbdeid.evaluation.errors`)."""
+    document and token for listing the errors (:mod:`mmbdeid.evaluation.errors`).
+
+    ``chain``: ``model`` measures the model with its threshold and filters; ``scrub`` the
+    whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0)."""
+    if chain not in CHAINS:
+        raise ValueError("chain must be one of %s" % ", ".join(CHAINS))
     analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter,
-                                       tagging=tagging)
+                                       tagging=tagging, rules=chain == "scrub")
     analyzer.prepare([document for document, _ in labelled])
     scores = []
     for done, (document, _) in enumerate(labelled, 1):

@@ -29,10 +29,7 @@ from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..model.lexicon import load_wordlist
 from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
 from ..people.personmap import PersonMap
-from ..detect.analyzer import Analyzer
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
-from ..text.document import Document
-from ..text.normalize import found_in_visible
 from ..text.terms import TermMatcher
 
 
@@ -80,9 +77,13 @@ class PersonOperator(Operator):
         self.resolver = Resolver(people, scopes, scope, warn=warn)
         self.allow = TermMatcher(allow) if allow else None
         self.member_names = TermMatcher(_member_name_forms(people), case_sensitive=True)
+        # (imported here, as the other pipeline modules below: the command line imports
+        # this module for its --mode choices and need not load the tokenizer's tables)
+        from ..detect.analyzer import Analyzer
         self.keep_steps = Analyzer.keep_steps()
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
+        from ..text.normalize import found_in_visible
         text = fields["text"]
         spans = add_spans(spans, self._member_spans(text, spans))
         if self.allow is not None:
@@ -107,6 +108,8 @@ class PersonOperator(Operator):
     def _member_spans(self, text: str, spans: Sequence[Span]) -> List[Span]:
         """Board members' names the model missed in this post, less those a keep step of
         the analyzer chain keeps (``Graves' disease``, ``Dr.``, a placeholder)."""
+        from ..text.document import Document
+        from ..text.normalize import found_in_visible
         # names are looked for as the analyzer looks, in the visible text (``Li\u200bnda``)
         found = [Span("NAME", start, end, 1.0, MEMBER)
                  for start, end in found_in_visible(self.member_names.finditer, text)

@@ -38,12 +38,9 @@ import jellyfish
 
 from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from .personmap import Person, PersonMap, name_key
-from ..detect.not_names import GREETING_WORDS
-from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES, title_words
 from ..kinds import PERSON_LABELS
 from ..text.placeholders import AUTHOR_PSEUDONYM
 from ..spans import JOINER_GAP, Span, join, mention_groups
-from ..text.normalize import visible_text
 from ..model.usernames import username_variants
 
 SCOPES = ("thread", "board", "dump")
@@ -237,6 +234,9 @@ def after_title(before: str) -> bool:
         return False
     word, dot = match.group(1), match.group(2)
     key = word.lower()
+    # (imported here: the detectors' modules load the tokenizer's tables, which the
+    # command line does not need to start)
+    from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES, title_words
     return (key in title_words() and (word[:1].isupper() or key in LOWER_CASE_TITLES)
             and (not dot or key in ABBREVIATED_TITLES))
 
@@ -245,6 +245,7 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
     """The person mentions of a post's spans: NAME/USER spans, adjacent names merged;
     greeting words, honorifics (``Dr``), ``I``, lower-case stop words and bare punctuation
     are not mentions (a capitalised ``Will`` may be a person)."""
+    from ..text.normalize import visible_text      # (see after_title)
     person_spans = [s for s in spans if s.label in PERSON_LABELS
                     and not _never_a_name(text[s.start:s.end])]
     mentions = []
@@ -258,7 +259,7 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
 
 def _never_a_name(word: str) -> bool:
     key = word.lower().rstrip(".")
-    return (key in GREETING_WORDS or key in load_wordlist("honorifics") or word == "I"
+    return (key in load_wordlist("greetings") or key in load_wordlist("honorifics") or word == "I"
             or (word.islower() and key in load_wordlist("stop_words")))
 
 
