@@ -49,6 +49,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..files.atomic import atomic_path
+from ..text.document import post_field
 
 BORDER_WIDTH = 2
 # Ranks are kept down to this share of a document's terms (and at least TOP_KEEP_MIN terms):
@@ -474,13 +475,18 @@ _EMPTY = np.zeros(0, np.int64)
 
 
 # Meta rows saying what a store was built from: a dump's fingerprint and the code version.
-SOURCE_KEYS = ("source_records", "source_sha256", "source_kind", "mmbdeid_version")
+SOURCE_KEYS = ("source_records", "source_sha256", "source_fields", "source_kind",
+               "mmbdeid_version")
+# Every field the statistics are built from (usernames come from the author field, ranks
+# from boards and users, thread usernames from threads), and the id.
+FINGERPRINT_FIELDS = ("id", "text", "board", "thread", "author")
 
 
 class DumpFingerprint:
-    """The identity of a dump's content: its number of records and a SHA-256 of their ids
-    and texts, in order. Statistics record it, so that using them on another dump (whose
-    usernames, ranks and border words differ) is caught."""
+    """The identity of a dump's content: its number of records and a SHA-256 of every field
+    the statistics are built from (``FINGERPRINT_FIELDS``), in order. Statistics record it,
+    so that using them on another dump (whose usernames, ranks and border words differ) is
+    caught, also when only its authors, boards or threads differ."""
 
     def __init__(self):
         self.records = 0
@@ -488,15 +494,19 @@ class DumpFingerprint:
 
     def add(self, fields: dict) -> None:
         self.records += 1
-        text = fields["text"]
-        self._digest.update(b"%d\0%d\0" % (len(text), self.records))
-        self._digest.update(str(fields["id"]).encode("utf-8", "surrogatepass") + b"\0")
-        self._digest.update(text.encode("utf-8", "surrogatepass"))
+        update = self._digest.update
+        update(b"%d\0" % self.records)
+        for name in FINGERPRINT_FIELDS:
+            # as the statistics see it (a missing field is an empty one), length first
+            value = post_field(fields, name).encode("utf-8", "surrogatepass")
+            update(b"%d\0" % len(value))
+            update(value)
 
     def as_source(self, kind: str = "dump") -> Dict[str, str]:
         from .. import __version__
         return {"source_records": str(self.records), "source_sha256": self._digest.hexdigest(),
-                "source_kind": kind, "mmbdeid_version": __version__}
+                "source_fields": " ".join(FINGERPRINT_FIELDS), "source_kind": kind,
+                "mmbdeid_version": __version__}
 
 
 class StatsBuilder:
