@@ -12,7 +12,7 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-from .errors import InputError, Stopped, note_stop, raise_if_stopped
+from .errors import InputError, Stopped, note_stop, raise_if_stopped, stop_signal
 from .people.linking import SCOPES
 from .output.operators import MODES
 from .output.review_page import DEFAULT_PAGE_POSTS
@@ -474,18 +474,23 @@ def main(argv: Optional[List[str]] = None) -> int:
             where, error.strerror or error), file=sys.stderr)
         return EXIT_BAD_INPUT
     except sqlite3.Error as error:  # the statistics store, e.g. a full TMPDIR
+        if stop_signal() is not None:   # a query a stop signal interrupted
+            return _stopped(stop_signal())
         print("mmbdeid: error: statistics store: %s; no output written" % error,
               file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as interrupt:
-        signum = getattr(interrupt, "signum", signal.SIGINT)
-        print("mmbdeid: %s; no output written" % (
-            "interrupted" if signum == signal.SIGINT else "stopped by %s"
-            % signal.Signals(signum).name), file=sys.stderr)
-        return 128 + signum
+        return _stopped(getattr(interrupt, "signum", signal.SIGINT))
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _stopped(signum: int) -> int:
+    print("mmbdeid: %s; no output written" % (
+        "interrupted" if signum == signal.SIGINT else "stopped by %s"
+        % signal.Signals(signum).name), file=sys.stderr)
+    return 128 + signum
 
 
 def _stop_on_signals() -> dict:
