@@ -64,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("corpus", nargs="+", metavar="CORPUS",
                        help="annotated JSONL/CSV (with spans) or CoNLL file(s)")
     train.add_argument("-o", "--output", required=True, metavar="MODEL",
-                       help="the model file to write (one self-contained file)")
+                       help="the model file to write (one self-contained file, mode 0600: "
+                            "it holds names from the training posts)")
     train.add_argument("--stats", metavar="STATS",
                        help="corpus statistics file: read if it exists, else built and saved")
     train.add_argument("--dev", metavar="FILE",
@@ -223,7 +224,9 @@ _DETECTING_OUTPUTS = {
 DESCRIPTIONS = {
     "train": ("Train a name tagger (a CRF) on hand-tagged posts or CoNLL files and save it "
               "as one model file. With --dev, the threshold is the highest whose recall on "
-              "the dev set reaches --target-recall; otherwise 0.05.",
+              "the dev set reaches --target-recall; otherwise 0.05. The model is written "
+              "private (mode 0600): its token features hold words of the training posts "
+              "verbatim, names and usernames among them, so share it like the posts.",
               ["mmbdeid train tagged.jsonl -o board.mmbdeid --stats dump.stats",
                "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid"]),
     "scrub": ("Remove names, usernames, e-mail addresses, URLs and phone numbers from every "

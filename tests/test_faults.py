@@ -8,6 +8,7 @@ import resource
 import stat
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -161,6 +162,22 @@ def test_files_holding_names_are_private(tmp_path, tiny_model_path):
     for name in private:
         assert mode_of(tmp_path / name) == 0o600, name
     assert mode_of(tmp_path / "p.jsonl") & 0o044              # the scrubbed dump is not
+
+
+def test_a_trained_model_is_private_for_it_holds_names(tiny_model_path, tiny_corpus_path):
+    with open(tiny_model_path, "rb") as handle, zipfile.ZipFile(handle) as archive:
+        model = archive.read("model.crfsuite")
+    gold = set()
+    for record in read_jsonl(tiny_corpus_path):
+        gold |= {record["text"][s["start"]:s["end"]] for s in record["spans"]}
+    assert any(name.encode("utf-8") in model for name in gold)    # token features
+    assert mode_of(tiny_model_path) == 0o600
+
+
+def test_train_help_says_the_model_is_private(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert "mode 0600" in capsys.readouterr().out
 
 
 def test_stderr_holds_no_names(tmp_path, capsys, tiny_model_path):
