@@ -8,6 +8,7 @@ import resource
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 import pytest
@@ -137,6 +138,23 @@ def test_paths_with_uri_characters_work(tmp_path, tiny_model_path, odd, monkeypa
         assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--stats", stats,
                      "--model", tiny_model_path, "-q", "-j", "1"]) == 0
     assert os.path.exists(stats)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
+@pytest.mark.parametrize("last, status", [({"id": "f5", "text": "Bye."}, 0),
+                                          ({"id": "bad"}, 2)], ids=["success", "error"])
+def test_a_run_leaves_nothing_in_the_temporary_directory(tmp_path, monkeypatch,
+                                                         tiny_model_path, jobs, mode, last,
+                                                         status):
+    private = tmp_path / "tmp"          # the run's TMPDIR, the workers' too
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    monkeypatch.setenv("TMPDIR", str(private))
+    dump = dump_file(tmp_path, POSTS + [last])
+    assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--mode", mode,
+                 "--model", tiny_model_path, "-q", "-j", jobs]) == status
+    assert os.listdir(private) == []
 
 
 # --- secrets ---------------------------------------------------------------------------
