@@ -27,6 +27,7 @@ from collections import deque
 from typing import Callable, Dict, Iterable, Iterator, Set, Tuple
 
 from ..errors import InputError
+from ..files.corpora import file_sha256
 from .config import DetectionConfig
 from .local import ChunkDetector, chunked
 
@@ -170,17 +171,9 @@ def _materialise(directory: str, digest: str, suffix: str, content: bytes) -> st
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)
             os.replace(temporary, path)
-        if _file_sha256(path) != digest:
+        if file_sha256(path) != digest:
             raise InputError("a file shipped to a Dask worker does not match its digest")
     return path
-
-
-def _file_sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def forget_run(run_id: str) -> None:
