@@ -2,10 +2,13 @@
 or in the temporary directory; the tests start their own cluster."""
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import signal
 import stat
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -14,6 +17,8 @@ from mmbdeid.cli import main
 from mmbdeid.errors import InputError, Stopped
 
 distributed = pytest.importorskip("distributed")
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 POSTS = [{"id": "p%d" % i, "board": "bc" if i % 3 else "ra", "thread": "t%d" % (i // 4),
           "author": ["kaygirl", "boo", "hippie96321", "tiger"][i % 4],
@@ -208,3 +213,31 @@ def test_a_finished_run_makes_no_directory_again():
     assert not os.path.exists(directory)
     with pytest.raises(InputError, match="ended"):
         dask_cluster._run_directory("run-a")
+
+
+def _make_a_run_directory(queue):
+    from mmbdeid.jobs import dask_cluster
+    queue.put(dask_cluster._run_directory("run-b"))
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_a_worker_that_exits_removes_its_run_directories(method):
+    # a nanny's worker is a multiprocessing child (spawned): it runs no atexit handlers
+    context = multiprocessing.get_context(method)
+    queue = context.Queue()
+    process = context.Process(target=_make_a_run_directory, args=(queue,))
+    process.start()
+    directory = queue.get(timeout=300)
+    process.join(300)
+    assert process.exitcode == 0 and directory.startswith(tempfile.gettempdir())
+    assert not os.path.exists(directory)
+
+
+def test_a_worker_run_as_a_plain_process_removes_them_too():
+    code = ("from mmbdeid.jobs import dask_cluster\n"
+            "print(dask_cluster._run_directory('run-c'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=REPO), timeout=300)
+    assert done.returncode == 0, done.stderr
+    directory = done.stdout.strip()
+    assert directory.startswith(tempfile.gettempdir()) and not os.path.exists(directory)

@@ -199,9 +199,26 @@ def _remove_directories_at_exit() -> None:
         multiprocessing.util.Finalize(None, _remove_directories, exitpriority=0)
 
 
+def _forget_the_parents_directories() -> None:
+    """In a forked child: the directories are the parent's to remove, and the child's
+    multiprocessing finalizers were cleared."""
+    global _removal_registered
+    _run_directories.clear()
+    _removal_registered = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_the_parents_directories)
+
+
 def _remove_directories() -> None:
-    with _worker_cache_lock:
+    # at exit a task's thread may hold the lock and never run again: wait only so long
+    locked = _worker_cache_lock.acquire(timeout=5)
+    try:
         directories = list(_run_directories.values())
         _run_directories.clear()
+    finally:
+        if locked:
+            _worker_cache_lock.release()
     for directory in directories:
         shutil.rmtree(directory, ignore_errors=True)
