@@ -12,7 +12,7 @@ import sys
 from typing import List, Optional
 
 from . import __version__, checks
-from .errors import InputError, Stopped, note_stop, raise_if_stopped
+from .errors import InputError, Stopped, note_stop, raise_if_stopped, stop_signal
 from .evaluation import CHAINS, GROUPINGS
 from .people.linking import SCOPES
 from .output.operators import MODES
@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("corpus", nargs="+", metavar="CORPUS",
                        help="annotated JSONL/CSV (with spans) or CoNLL file(s)")
     train.add_argument("-o", "--output", required=True, metavar="MODEL",
-                       help="the model file to write (one self-contained file)")
+                       help="the model file to write (one self-contained file, mode 0600: "
+                            "it holds names from the training posts)")
     train.add_argument("--stats", metavar="STATS",
                        help="corpus statistics file: read if it exists, else built and saved")
     train.add_argument("--dev", metavar="FILE",
@@ -237,7 +238,9 @@ _DETECTING_OUTPUTS = {
 DESCRIPTIONS = {
     "train": ("Train a name tagger (a CRF) on hand-tagged posts or CoNLL files and save it "
               "as one model file. With --dev, the threshold is the highest whose recall on "
-              "the dev set reaches --target-recall; otherwise 0.05.",
+              "the dev set reaches --target-recall; otherwise 0.05. The model is written "
+              "private (mode 0600): its token features hold words of the training posts "
+              "verbatim, names and usernames among them, so share it like the posts.",
               ["mmbdeid train tagged.jsonl -o board.mmbdeid --stats dump.stats",
                "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid"]),
     "scrub": ("Remove names, usernames, e-mail addresses, URLs and phone numbers from every "
@@ -470,18 +473,23 @@ def main(argv: Optional[List[str]] = None) -> int:
             where, error.strerror or error), file=sys.stderr)
         return EXIT_BAD_INPUT
     except sqlite3.Error as error:  # the statistics store, e.g. a full TMPDIR
+        if stop_signal() is not None:   # a query a stop signal interrupted
+            return _stopped(stop_signal())
         print("mmbdeid: error: statistics store: %s; no output written" % error,
               file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as interrupt:
-        signum = getattr(interrupt, "signum", signal.SIGINT)
-        print("mmbdeid: %s; no output written" % (
-            "interrupted" if signum == signal.SIGINT else "stopped by %s"
-            % signal.Signals(signum).name), file=sys.stderr)
-        return 128 + signum
+        return _stopped(getattr(interrupt, "signum", signal.SIGINT))
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _stopped(signum: int) -> int:
+    print("mmbdeid: %s; no output written" % (
+        "interrupted" if signum == signal.SIGINT else "stopped by %s"
+        % signal.Signals(signum).name), file=sys.stderr)
+    return 128 + signum
 
 
 def _stop_on_signals() -> dict:

@@ -37,6 +37,11 @@ def note_stop(signum: Optional[int]) -> None:
     _stop_signal = signum
 
 
+def stop_signal() -> Optional[int]:
+    """The stop signal received, if any."""
+    return _stop_signal
+
+
 def raise_if_stopped() -> None:
     if _stop_signal is not None:
         raise Stopped(_stop_signal)

@@ -8,6 +8,8 @@ import resource
 import stat
 import subprocess
 import sys
+import tempfile
+import zipfile
 
 import pytest
 
@@ -138,6 +140,23 @@ def test_paths_with_uri_characters_work(tmp_path, tiny_model_path, odd, monkeypa
     assert os.path.exists(stats)
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
+@pytest.mark.parametrize("last, status", [({"id": "f5", "text": "Bye."}, 0),
+                                          ({"id": "bad"}, 2)], ids=["success", "error"])
+def test_a_run_leaves_nothing_in_the_temporary_directory(tmp_path, monkeypatch,
+                                                         tiny_model_path, jobs, mode, last,
+                                                         status):
+    private = tmp_path / "tmp"          # the run's TMPDIR, the workers' too
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    monkeypatch.setenv("TMPDIR", str(private))
+    dump = dump_file(tmp_path, POSTS + [last])
+    assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--mode", mode,
+                 "--model", tiny_model_path, "-q", "-j", jobs]) == status
+    assert os.listdir(private) == []
+
+
 # --- secrets ---------------------------------------------------------------------------
 
 def mode_of(path):
@@ -161,6 +180,22 @@ def test_files_holding_names_are_private(tmp_path, tiny_model_path):
     for name in private:
         assert mode_of(tmp_path / name) == 0o600, name
     assert mode_of(tmp_path / "p.jsonl") & 0o044              # the scrubbed dump is not
+
+
+def test_a_trained_model_is_private_for_it_holds_names(tiny_model_path, tiny_corpus_path):
+    with open(tiny_model_path, "rb") as handle, zipfile.ZipFile(handle) as archive:
+        model = archive.read("model.crfsuite")
+    gold = set()
+    for record in read_jsonl(tiny_corpus_path):
+        gold |= {record["text"][s["start"]:s["end"]] for s in record["spans"]}
+    assert any(name.encode("utf-8") in model for name in gold)    # token features
+    assert mode_of(tiny_model_path) == 0o600
+
+
+def test_train_help_says_the_model_is_private(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert "mode 0600" in capsys.readouterr().out
 
 
 def test_stderr_holds_no_names(tmp_path, capsys, tiny_model_path):

@@ -75,7 +75,9 @@ def test_an_interrupted_run_leaves_no_output(tmp_path, tiny_model_path, signal_n
                                              status, said):
     dump = write_dump(tmp_path / "dump.jsonl", 4000)
     out = tmp_path / "out.jsonl"
-    env = dict(os.environ, PYTHONPATH=REPO)
+    private = tmp_path / "tmp"          # the run's TMPDIR: its scratch and workers' files
+    private.mkdir()
+    env = dict(os.environ, PYTHONPATH=REPO, TMPDIR=str(private))
     process = subprocess.Popen(
         [sys.executable, "-m", "mmbdeid", "scrub", dump, "-o", str(out), "--model",
          tiny_model_path, "--spans", str(tmp_path / "spans.jsonl"), "--quiet", "--jobs", "2",
@@ -92,7 +94,8 @@ def test_an_interrupted_run_leaves_no_output(tmp_path, tiny_model_path, signal_n
     _, err = process.communicate(timeout=60)
     assert process.returncode == status, err
     assert said in err
-    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl"]     # no output, .tmp or .lock
+    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl", "tmp"]   # no output, .tmp, .lock
+    assert os.listdir(private) == []
 
 
 @pytest.mark.parametrize("quiet, interval, expect_lines", [

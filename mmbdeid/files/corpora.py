@@ -19,7 +19,7 @@ SPAN_LABELS = PERSON_LABELS     # what a hand-tagged span may be
 
 
 def file_sha256(path: str) -> str:
-    """A corpus file's SHA-256 (hex), recorded with what is built from it."""
+    """A file's SHA-256 (hex): of a corpus, recorded with what is built from it."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):

@@ -4,20 +4,30 @@ The driver streams the dump and submits partitions (runs of chunks) to the clust
 bounded number in flight; pass 1 partitions come back as mergeable statistics counts, pass 2
 partitions as scrubbed posts, consumed in input order. Workers need not see the driver's
 files: the model and the statistics store are broadcast to them as bytes once, and each
-worker process opens its own copy. The output is the same as the local engine's.
+worker process writes them to a private directory of its own (``mkdtemp``: a name no one
+can guess or take first, readable by this user only), checks them against the digests
+the driver computed, and opens them. The statistics hold the board's usernames, and a
+model trained on a board holds names: when the run ends, however it ends, the driver has
+every worker remove the directory and forget the run; a worker that exits removes what is
+left. The output is the same as the local engine's.
 
 Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (see README).
 """
+import atexit
 import contextlib
 import dataclasses
 import hashlib
+import multiprocessing.util
 import os
+import shutil
 import tempfile
 import threading
+import uuid
 from collections import deque
-from typing import Callable, Dict, Iterable, Iterator, Tuple
+from typing import Callable, Dict, Iterable, Iterator, Set, Tuple
 
 from ..errors import InputError
+from ..files.corpora import file_sha256
 from .config import DetectionConfig
 from .local import ChunkDetector, chunked
 
@@ -25,8 +35,12 @@ CHUNKS_PER_PARTITION = 10
 PARTITIONS_IN_FLIGHT_PER_WORKER = 3
 CONNECT_TIMEOUT = "20s"
 
+# The state of a worker process (built by the tasks it runs), all under the one lock.
 _worker_cache: Dict[Tuple, Callable] = {}
 _worker_cache_lock = threading.Lock()
+_run_directories: Dict[str, str] = {}   # run id -> this process's private directory for it
+_finished_runs: Set[str] = set()        # runs the driver closed: no directory is made again
+_removal_registered = False             # _remove_directories runs when the process exits
 
 
 @contextlib.contextmanager
@@ -41,7 +55,11 @@ def dask_engine(scheduler: str):
     except (OSError, TimeoutError) as error:
         raise InputError("cannot reach the Dask scheduler at %s (%s)" % (scheduler, error))
     try:
-        yield DaskEngine(client)
+        engine = DaskEngine(client)
+        try:
+            yield engine
+        finally:
+            engine.close()
     finally:
         client.close()
 
@@ -51,6 +69,15 @@ class DaskEngine:
 
     def __init__(self, client):
         self.client = client
+        self.run_id = uuid.uuid4().hex          # names this run's state on the workers
+
+    def close(self) -> None:
+        """Every worker forgets this run: its detectors, and the directory holding the
+        model and the statistics."""
+        try:
+            self.client.run(forget_run, self.run_id, on_error="ignore")
+        except Exception:   # the cluster is gone: its workers removed theirs on exit
+            pass
 
     def _in_flight(self) -> int:
         workers = len(self.client.scheduler_info().get("workers", {})) or 1
@@ -75,8 +102,8 @@ class DaskEngine:
 
     def detector(self, detection: DetectionConfig, stats_path: str) -> Tuple[Callable, tuple]:
         """(factory, args) of the pass-2 function on workers: the model and statistics are
-        shipped to every worker once, as bytes."""
-        shipped = []
+        shipped to every worker once, as bytes, each after its SHA-256."""
+        shipped = [self.run_id]
         for path in (detection.model_path, stats_path):
             with open(path, "rb") as handle:
                 content = handle.read()
@@ -99,7 +126,8 @@ def run_partition(factory: Callable, args: tuple, partition: list) -> list:
     if function is None:
         function = factory(*args)
         with _worker_cache_lock:
-            _worker_cache[key] = function
+            if not (key[1] and key[1][0] in _finished_runs):   # not a cancelled run's
+                _worker_cache[key] = function
     return [function(chunk) for chunk in partition]
 
 
@@ -110,23 +138,87 @@ def _cache_key(args: tuple) -> tuple:
 
 
 class RemoteChunkDetector(ChunkDetector):
-    """A :class:`ChunkDetector` opened from shipped bytes: written to this worker's temporary
-    directory once, then opened like local files."""
+    """A :class:`ChunkDetector` opened from shipped bytes: written to this worker process's
+    private directory for the run, checked against their digests, then opened like local
+    files."""
 
-    def __init__(self, model_digest: str, model_bytes: bytes, stats_digest: str,
+    def __init__(self, run_id: str, model_digest: str, model_bytes: bytes, stats_digest: str,
                  stats_bytes: bytes, detection: DetectionConfig):
-        directory = os.path.join(tempfile.gettempdir(), "mmbdeid-dask-%d" % os.getpid())
-        os.makedirs(directory, exist_ok=True)
-        model_path = _materialise(directory, model_digest + ".mmbdeid", model_bytes)
-        stats_path = _materialise(directory, stats_digest + ".sqlite", stats_bytes)
+        directory = _run_directory(run_id)
+        model_path = _materialise(directory, model_digest, ".mmbdeid", model_bytes)
+        stats_path = _materialise(directory, stats_digest, ".sqlite", stats_bytes)
         super().__init__(dataclasses.replace(detection, model_path=model_path), stats_path)
 
 
-def _materialise(directory: str, name: str, content: bytes) -> str:
-    path = os.path.join(directory, name)
-    if not os.path.exists(path):
-        fd, temporary = tempfile.mkstemp(dir=directory)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-        os.replace(temporary, path)
+def _run_directory(run_id: str) -> str:
+    """This process's private directory for the run, made on first use."""
+    with _worker_cache_lock:
+        if run_id in _finished_runs:
+            raise InputError("this run has ended")   # a task the driver had cancelled
+        directory = _run_directories.get(run_id)
+        if directory is None:
+            _remove_directories_at_exit()
+            directory = _run_directories[run_id] = tempfile.mkdtemp(prefix="mmbdeid-dask-")
+        return directory
+
+
+def _materialise(directory: str, digest: str, suffix: str, content: bytes) -> str:
+    """The bytes as a file named by their digest, checked against it before use."""
+    path = os.path.join(directory, digest + suffix)
+    with _worker_cache_lock:
+        if not os.path.exists(path):
+            fd, temporary = tempfile.mkstemp(dir=directory)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+            os.replace(temporary, path)
+        if file_sha256(path) != digest:
+            raise InputError("a file shipped to a Dask worker does not match its digest")
     return path
+
+
+def forget_run(run_id: str) -> None:
+    """On a worker, when the driver's run ends: its detectors are dropped and its directory
+    removed; a task of the run that starts later fails instead of making another."""
+    with _worker_cache_lock:
+        _finished_runs.add(run_id)
+        for key in [key for key in _worker_cache if key[1][:1] == (run_id,)]:
+            del _worker_cache[key]
+        directory = _run_directories.pop(run_id, None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _remove_directories_at_exit() -> None:
+    """A worker that exits removes the directories of runs whose driver never said they
+    ended (it was killed, or lost the cluster). A worker started by a nanny is a
+    multiprocessing child, which runs multiprocessing's finalizers, not atexit's."""
+    global _removal_registered
+    if not _removal_registered:
+        _removal_registered = True
+        atexit.register(_remove_directories)
+        multiprocessing.util.Finalize(None, _remove_directories, exitpriority=0)
+
+
+def _forget_the_parents_directories() -> None:
+    """In a forked child: the directories are the parent's to remove, and the child's
+    multiprocessing finalizers were cleared."""
+    global _removal_registered
+    _run_directories.clear()
+    _removal_registered = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_the_parents_directories)
+
+
+def _remove_directories() -> None:
+    # at exit a task's thread may hold the lock and never run again: wait only so long
+    locked = _worker_cache_lock.acquire(timeout=5)
+    try:
+        directories = list(_run_directories.values())
+        _run_directories.clear()
+    finally:
+        if locked:
+            _worker_cache_lock.release()
+    for directory in directories:
+        shutil.rmtree(directory, ignore_errors=True)

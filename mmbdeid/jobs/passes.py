@@ -174,11 +174,15 @@ def check_stats_source(stats: CorpusStats, scan: DumpScan, path: str) -> None:
         raise InputError("these statistics were not built from a dump (made by 'train' from "
                          "a training corpus, or by an older mmbdeid): build them from this "
                          "dump with --stats-rebuild, or with 'mmbdeid stats'", path)
+    if found.get("source_fields") != expected["source_fields"]:
+        raise InputError("these statistics were made by an older mmbdeid, whose check of the "
+                         "dump left out authors, boards and threads: use --stats-rebuild",
+                         path)
     if (found.get("source_records"), found.get("source_sha256")) != (
             expected["source_records"], expected["source_sha256"]):
         raise InputError("these statistics were built from another dump (%s records; this "
-                         "one has %s, or the same number with other ids or texts): use "
-                         "--stats-rebuild, or another --stats path"
+                         "one has %s, or the same number with other ids, texts, authors, "
+                         "boards or threads): use --stats-rebuild, or another --stats path"
                          % (found.get("source_records"), expected["source_records"]), path)
     if found.get("mmbdeid_version") != expected["mmbdeid_version"]:
         raise InputError("these statistics were built by mmbdeid %s, this is %s: use "

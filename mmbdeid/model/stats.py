@@ -37,8 +37,6 @@ import hashlib
 import itertools
 import json
 import math
-import os
-import pathlib
 import sqlite3
 import threading
 from collections import Counter, OrderedDict, defaultdict
@@ -49,6 +47,9 @@ import numpy as np
 
 from ..errors import InputError
 from ..files.atomic import atomic_path
+from ..text.document import post_field
+from .stats_store import (DOC_TERM_TABLE, StoreQueries, create_count_tables, honour_signals,
+                          open_store)
 
 BORDER_WIDTH = 2
 # Ranks are kept down to this share of a document's terms (and at least TOP_KEEP_MIN terms):
@@ -474,13 +475,18 @@ _EMPTY = np.zeros(0, np.int64)
 
 
 # Meta rows saying what a store was built from: a dump's fingerprint and the code version.
-SOURCE_KEYS = ("source_records", "source_sha256", "source_kind", "mmbdeid_version")
+SOURCE_KEYS = ("source_records", "source_sha256", "source_fields", "source_kind",
+               "mmbdeid_version")
+# Every field the statistics are built from (usernames come from the author field, ranks
+# from boards and users, thread usernames from threads), and the id.
+FINGERPRINT_FIELDS = ("id", "text", "board", "thread", "author")
 
 
 class DumpFingerprint:
-    """The identity of a dump's content: its number of records and a SHA-256 of their ids
-    and texts, in order. Statistics record it, so that using them on another dump (whose
-    usernames, ranks and border words differ) is caught."""
+    """The identity of a dump's content: its number of records and a SHA-256 of every field
+    the statistics are built from (``FINGERPRINT_FIELDS``), in order. Statistics record it,
+    so that using them on another dump (whose usernames, ranks and border words differ) is
+    caught, also when only its authors, boards or threads differ."""
 
     def __init__(self):
         self.records = 0
@@ -488,15 +494,19 @@ class DumpFingerprint:
 
     def add(self, fields: dict) -> None:
         self.records += 1
-        text = fields["text"]
-        self._digest.update(b"%d\0%d\0" % (len(text), self.records))
-        self._digest.update(str(fields["id"]).encode("utf-8", "surrogatepass") + b"\0")
-        self._digest.update(text.encode("utf-8", "surrogatepass"))
+        update = self._digest.update
+        update(b"%d\0" % self.records)
+        for name in FINGERPRINT_FIELDS:
+            # as the statistics see it (a missing field is an empty one), length first
+            value = post_field(fields, name).encode("utf-8", "surrogatepass")
+            update(b"%d\0" % len(value))
+            update(value)
 
     def as_source(self, kind: str = "dump") -> Dict[str, str]:
         from .. import __version__
         return {"source_records": str(self.records), "source_sha256": self._digest.hexdigest(),
-                "source_kind": kind, "mmbdeid_version": __version__}
+                "source_fields": " ".join(FINGERPRINT_FIELDS), "source_kind": kind,
+                "mmbdeid_version": __version__}
 
 
 class StatsBuilder:
@@ -525,7 +535,8 @@ class StatsBuilder:
         self._thread_authors: set = set()
         self._flushed = False                  # some counts are in SQLite
         self._json = _has_json_each(self.connection)
-        _create_count_tables(self.connection)
+        honour_signals(self.connection)
+        create_count_tables(self.connection)
 
     def add(self, document) -> None:
         self.pending.add(document)
@@ -633,7 +644,7 @@ class StatsBuilder:
         thin = {"board_tokens_below": THIN_BOARD_TOKENS,
                 "all_terms": tokens < THIN_DUMP_TOKENS, "tokens": tokens}
         with connection:
-            connection.execute(_DOC_TERM_TABLE)
+            connection.execute(DOC_TERM_TABLE)
             for kind, name in enumerate(("board", "user")):
                 keys, values = counts.pairs(kind)
                 names = list(counts.doc_ids[kind])
@@ -683,9 +694,11 @@ class StatsBuilder:
 class CorpusStats:
     """Read access to a finished statistics store."""
 
-    def __init__(self, connection: sqlite3.Connection):
+    def __init__(self, connection: sqlite3.Connection, path: Optional[str] = None):
         self.connection = connection
-        meta = dict(connection.execute("SELECT key, value FROM meta"))
+        self._store = StoreQueries(connection, path)    # time-bounded, stoppable queries
+        rows = self._store.rows
+        meta = dict(rows("SELECT key, value FROM meta"))
         self.n_posts = int(meta["posts"])
         self.source = {key: value for key, value in meta.items() if key in SOURCE_KEYS}
         self.n_border_terms_ = int(meta["border_terms"])
@@ -693,8 +706,8 @@ class CorpusStats:
         self.thin = {key[5:]: int(value) for key, value in meta.items()
                      if key.startswith("thin_")}
         self.doc_sizes_ = {"board": {}, "user": {}}
-        for kind, doc, size in connection.execute("SELECT kind, doc, size FROM doc_size "
-                                                  "WHERE kind = 'board'"):
+        for kind, doc, size in rows("SELECT kind, doc, size FROM doc_size "
+                                    "WHERE kind = 'board'"):
             self.doc_sizes_[kind][doc] = size
         self._board_ranks: Dict[str, Dict[str, int]] = {}
         self._user_ranks = _LruCache(CACHE_ENTRIES // 100)
@@ -715,17 +728,18 @@ class CorpusStats:
 
     @classmethod
     def load(cls, path: str) -> "CorpusStats":
+        """A finished store, opened read-only once its schema is checked (see
+        :mod:`~mmbdeid.model.stats_store`)."""
+        store = open_store(path)
         try:
-            # as_uri() escapes '#', '?' and '%', which a formatted URI would misread
-            uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
-            connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-            meta = dict(connection.execute("SELECT key, value FROM meta"))
-        except sqlite3.Error as error:
-            raise InputError("not a statistics file (%s)" % error, path)
-        if meta.get("schema") != SCHEMA_VERSION:
-            raise InputError("statistics schema %r, expected %r: rebuild it" % (
-                meta.get("schema"), SCHEMA_VERSION), path)
-        return cls(connection)
+            schema = store.rows("SELECT value FROM meta WHERE key = 'schema'")
+            if schema != [(SCHEMA_VERSION,)]:
+                raise InputError("statistics schema %r, expected %r: rebuild it" % (
+                    schema[0][0] if schema else None, SCHEMA_VERSION), path)
+            return cls(store.connection, path)
+        except BaseException:
+            store.connection.close()
+            raise
 
     # -- lookups used by the features ------------------------------------------------
     def ranks(self, kind: str, document: str) -> Tuple[Dict[str, int], int]:
@@ -738,15 +752,14 @@ class CorpusStats:
             return ranks, self.doc_sizes_["board"].get(document, 0)
         entry = self._user_ranks.get(document)
         if entry is None:
-            size = self.connection.execute(
-                "SELECT size FROM doc_size WHERE kind = 'user' AND doc = ?",
-                (document,)).fetchone()
-            entry = (self._ranks("user", document), size[0] if size else 0)
+            size = self._store.rows(
+                "SELECT size FROM doc_size WHERE kind = 'user' AND doc = ?", (document,))
+            entry = (self._ranks("user", document), size[0][0] if size else 0)
             self._user_ranks.put(document, entry)
         return entry
 
     def _ranks(self, kind: str, document: str) -> Dict[str, int]:
-        return dict(self.connection.execute(
+        return dict(self._store.rows(
             "SELECT term, rank FROM term_rank WHERE kind = ? AND doc = ?", (kind, document)))
 
     def border_rank(self, term: str) -> Tuple[Optional[int], int]:
@@ -764,11 +777,11 @@ class CorpusStats:
         for start in range(0, len(new), _TERMS_PER_QUERY):
             batch = new[start:start + _TERMS_PER_QUERY]
             marks = ",".join("?" * len(batch))
-            border = dict(self.connection.execute(
+            border = dict(self._store.rows(
                 "SELECT term, rank FROM border_rank WHERE term IN (%s)" % marks, batch))
             counts = {term: (mid, capitalised) for term, mid, capitalised
-                      in self.connection.execute("SELECT term, mid, capitalised FROM term "
-                                                 "WHERE term IN (%s)" % marks, batch)}
+                      in self._store.rows("SELECT term, mid, capitalised FROM term "
+                                          "WHERE term IN (%s)" % marks, batch)}
             for term in batch:
                 mid, capitalised = counts.get(term, (0, 0))
                 self._terms.put(term, (border.get(term), mid or 0, capitalised or 0))
@@ -776,10 +789,10 @@ class CorpusStats:
     def _term(self, term: str) -> Tuple[Optional[int], int, int]:
         entry = self._terms.get(term)
         if entry is None:
-            row = self.connection.execute(
+            row, = self._store.rows(
                 "SELECT (SELECT rank FROM border_rank WHERE term = ?), "
                 "(SELECT mid FROM term WHERE term = ?), "
-                "(SELECT capitalised FROM term WHERE term = ?)", (term, term, term)).fetchone()
+                "(SELECT capitalised FROM term WHERE term = ?)", (term, term, term))
             entry = (row[0], row[1] or 0, row[2] or 0)
             self._terms.put(term, entry)
         return entry
@@ -790,7 +803,7 @@ class CorpusStats:
         board; every user when there are few), else None."""
         if not self.thin.get("board_tokens_below" if kind == "board" else "users_kept"):
             return None
-        rows = self.connection.execute(
+        rows = self._store.rows(
             "SELECT term, n FROM doc_term WHERE kind = ? AND doc = ?", (kind, document))
         counts = dict(rows)
         if not counts and kind == "board":
@@ -804,13 +817,12 @@ class CorpusStats:
         if not self.thin.get("all_terms"):
             return None
         return {term: (n, border, mid, capitalised) for term, n, border, mid, capitalised
-                in self.connection.execute("SELECT term, n, border, mid, capitalised "
-                                           "FROM term")}
+                in self._store.rows("SELECT term, n, border, mid, capitalised FROM term")}
 
     def users_by_board(self) -> Dict[str, FrozenSet[str]]:
         """Every board's usernames (the author field)."""
         boards: Dict[str, set] = {}
-        for board, author in self.connection.execute(
+        for board, author in self._store.rows(
                 "SELECT DISTINCT board, author FROM thread_author"):
             boards.setdefault(board, set()).add(author)
         return {board: frozenset(users) for board, users in boards.items()}
@@ -819,7 +831,7 @@ class CorpusStats:
         key = (board, thread)
         users = self._thread_users.get(key)
         if users is None:
-            users = frozenset(row[0] for row in self.connection.execute(
+            users = frozenset(row[0] for row in self._store.rows(
                 "SELECT author FROM thread_author WHERE board = ? AND thread = ?", key))
             self._thread_users.put(key, users)
         return users
@@ -1015,17 +1027,13 @@ def _rank_documents(connection, kind: str) -> None:
     connection.execute("DROP TABLE temp.doc")
 
 
-_DOC_TERM_TABLE = ("CREATE TABLE IF NOT EXISTS doc_term (kind TEXT, doc TEXT, term TEXT, "
-                   "n INTEGER, PRIMARY KEY (kind, doc, term)) WITHOUT ROWID")
-
-
 def _keep_thin_counts(connection) -> Dict[str, int]:
     """Keep the raw counts the reference combination needs (``doc_term``) before the
     per-document counts are dropped: every board with fewer than THIN_BOARD_TOKENS tokens,
     and every user when there are fewer than THIN_USER_POPULATION users. Returns what was
     kept, as meta rows: ``thin_board_tokens_below`` (the limit used), ``thin_users_kept``,
     ``thin_all_terms`` (the term table keeps every term: fewer than THIN_DUMP_TOKENS)."""
-    connection.execute(_DOC_TERM_TABLE)
+    connection.execute(DOC_TERM_TABLE)
     connection.execute("""
         INSERT INTO doc_term SELECT 'board', doc, term, n FROM board_term WHERE doc IN (
             SELECT doc FROM board_term GROUP BY doc HAVING SUM(n) < ?)""",
@@ -1037,24 +1045,3 @@ def _keep_thin_counts(connection) -> Dict[str, int]:
     tokens = connection.execute("SELECT COALESCE(SUM(n), 0) FROM term").fetchone()[0]
     return {"board_tokens_below": THIN_BOARD_TOKENS, "users_kept": users_kept,
             "all_terms": tokens < THIN_DUMP_TOKENS, "tokens": tokens, "users": n_users}
-
-
-def _create_count_tables(connection) -> None:
-    connection.executescript("""
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-        CREATE TABLE IF NOT EXISTS board_term (doc TEXT, term TEXT, n INTEGER,
-                                               PRIMARY KEY (doc, term)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS user_term (doc TEXT, term TEXT, n INTEGER,
-                                              PRIMARY KEY (doc, term)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS term (term TEXT PRIMARY KEY, n INTEGER, border INTEGER,
-                                         mid INTEGER, capitalised INTEGER) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS thread_author (board TEXT, thread TEXT, author TEXT,
-                                                  PRIMARY KEY (board, thread, author))
-                                                  WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS doc_size (kind TEXT, doc TEXT, size INTEGER,
-                                             PRIMARY KEY (kind, doc)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS term_rank (kind TEXT, doc TEXT, term TEXT, rank INTEGER,
-                                              PRIMARY KEY (kind, doc, term)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS border_rank (term TEXT PRIMARY KEY, rank INTEGER)
-                                                WITHOUT ROWID;
-    """)

@@ -329,7 +329,10 @@ class NameTagger(Parameters):
 
     def save(self, path: str) -> None:
         """One zip file: the crfsuite model and a JSON file of parameters and metadata.
-        Parameters that ``load`` would refuse are refused here (nothing is written)."""
+        Parameters that ``load`` would refuse are refused here (nothing is written).
+
+        The file is private (mode 0600): the model's token features hold words of the
+        training posts verbatim, names and usernames among them."""
         params = self._hyperparameters()
         for name in HYPERPARAMETERS:
             problem = _param_problem(name, params[name])
@@ -343,7 +346,7 @@ class NameTagger(Parameters):
             if self.has_second_stage:
                 archive.writestr(CONTEXT_MEMBER, self.context_bytes_)
             archive.writestr("meta.json", json.dumps(meta, indent=2, sort_keys=True))
-        with atomic_path(path) as temporary, open(temporary, "wb") as handle:
+        with atomic_path(path, private=True) as temporary, open(temporary, "wb") as handle:
             handle.write(buffer.getvalue())
 
     @classmethod

@@ -97,8 +97,9 @@ class Document:
     @classmethod
     def from_post(cls, fields: dict) -> "Document":
         """From a post record: ``text`` plus the optional ``board``/``thread``/``author``."""
-        return cls.from_text(fields["text"], board=_field(fields, "board"),
-                             thread=_field(fields, "thread"), author=_field(fields, "author"))
+        return cls.from_text(fields["text"], board=post_field(fields, "board"),
+                             thread=post_field(fields, "thread"),
+                             author=post_field(fields, "author"))
 
     @classmethod
     def from_tokens(cls, tokens: Sequence[str], board: str = "", thread: str = "",
@@ -116,7 +117,9 @@ class Document:
         )
 
 
-def _field(fields: dict, name: str) -> str:
+def post_field(fields: dict, name: str) -> str:
+    """A post's field as a string, as the model and the statistics see it (None and a
+    missing field are empty)."""
     value = fields.get(name)
     return "" if value is None else str(value)
 
