@@ -17,11 +17,15 @@ LEXICONS = Path(__file__).resolve().parents[1] / "lexicons"
 
 # --- the lists -------------------------------------------------------------------------
 
+# The hand-made greetings list is short on purpose; the others hold many words.
+SHORT_KEEP_LISTS = {"greetings": 10}
+
+
 @pytest.mark.parametrize("name", KEEP_LISTS)
 def test_keep_lists_load_lower_case_sorted_with_headers(name):
     assert name not in WORDLISTS
     words = load_wordlist(name)
-    assert len(words) > 50 and all(w == w.lower() and w.strip() == w for w in words)
+    assert len(words) > SHORT_KEEP_LISTS.get(name, 50) and all(w == w.lower() and w.strip() == w for w in words)
     lines = (LEXICONS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
     headers = [ln for ln in lines if ln.startswith("# ")]
     entries = [ln for ln in lines if ln and not ln.startswith("#")]
