@@ -28,6 +28,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..files.atomic import atomic_binary_output, atomic_output
 from ..kinds import PERSON_LABELS
 
 __all__ = [
@@ -372,7 +373,7 @@ def write_curve_csv(rows: Sequence[TokenMetrics], path,
     name, all posts, and the leaking share of each.
     """
     _check_leaks(rows, leaks)
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with atomic_output(path) as fh:
         w = csv.writer(fh)
         w.writerow(CSV_FIELDS + (LEAK_CSV_FIELDS if leaks is not None else ()))
         for i, r in enumerate(rows):
@@ -447,7 +448,8 @@ def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
     ax.set_ylabel("precision")
     ax.grid(True, alpha=0.3)
     ax.set_title(title if title is not None else "Name tokens: precision vs recall")
-    fig.savefig(path, format="png")
+    with atomic_binary_output(path) as handle:
+        fig.savefig(handle, format="png")
 
 
 def _fold_metrics(folds, threshold: float) -> List[Tuple[TokenMetrics, PostLeak]]:

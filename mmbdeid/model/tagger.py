@@ -11,6 +11,7 @@ import dataclasses
 import io
 import json
 import math
+import os
 import random
 import re
 import zipfile
@@ -24,7 +25,8 @@ from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
 from .features import Featurizer
 from .params import Parameters
-from ..files.atomic import atomic_path
+from ..files.atomic import atomic_binary_output
+from ..files.stdio import STDIO
 
 # Training progress: (what is counted: "features" or "iterations", done, total).
 TrainingProgress = Callable[[str, int, int], None]
@@ -331,7 +333,9 @@ class NameTagger(Parameters):
             if self.has_second_stage:
                 archive.writestr(CONTEXT_MEMBER, self.context_bytes_)
             archive.writestr("meta.json", json.dumps(meta, indent=2, sort_keys=True))
-        with atomic_path(path) as temporary, open(temporary, "wb") as handle:
+        if os.fspath(path) == STDIO:
+            raise InputError("a model cannot go to standard output: give a file", path)
+        with atomic_binary_output(path) as handle:      # a device or FIFO is streamed to
             handle.write(buffer.getvalue())
 
     @classmethod
