@@ -13,7 +13,7 @@ import threading
 import pytest
 
 from conftest import TINY
-from jsonl_files import write_jsonl
+from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -315,6 +315,46 @@ def test_what_a_live_run_holds_is_left_alone(run_dir, tiny_model_path, capsys):
         holder.stdin.close()
         holder.wait(timeout=60)
     assert os.listdir(scratch_dir) == []
+
+
+KILLED_IN_PASS_3 = """
+import os, signal, sys
+from mmbdeid.cli import main
+from mmbdeid.jobs import passes
+
+class Progress(passes.Progress):
+    def update(self, posts, tokens=0):
+        if self.label.startswith("pass 3/3"):
+            os.kill(os.getpid(), signal.SIGKILL)      # the output's temporary is open
+        super().update(posts, tokens)
+
+passes.Progress = Progress
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("stats", [False, True])
+def test_a_run_killed_outright_leaves_what_the_next_run_removes(run_dir, tiny_model_path,
+                                                               stats):
+    scratch_dir = run_dir.parent / "tmpdir"
+    argv = argv_of("scrub {dump} -o {out} --mode pseudonym --spans s.jsonl {run}",
+                   run_dir / "out.jsonl", run_dir, tiny_model_path)
+    if stats:
+        argv += ["--stats", "d.stats"]
+    killed = subprocess.run([sys.executable, "-c", KILLED_IN_PASS_3] + argv, cwd=run_dir,
+                            env=dict(os.environ, PYTHONPATH=REPO, TMPDIR=str(scratch_dir)),
+                            stderr=subprocess.PIPE, text=True, timeout=300)
+    assert killed.returncode == -9, killed.stderr
+    left = hidden(run_dir)
+    assert any(name.startswith(".out.jsonl.") for name in left), left
+    assert any(name.startswith(".s.jsonl.") for name in left), left
+    assert any(name.startswith(".d.stats.") for name in left) == stats, left
+    [scratch] = os.listdir(scratch_dir)           # the run's, with its statistics store
+    assert ("stats.sqlite" in os.listdir(scratch_dir / scratch)) != stats
+    assert main(argv) == 0
+    assert hidden(run_dir) == []
+    assert os.listdir(scratch_dir) == []
+    assert [r["id"] for r in read_jsonl(run_dir / "out.jsonl")] == ["q1", "q2", "q3"]
 
 
 # --- write errors name the file ------------------------------------------------------------

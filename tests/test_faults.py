@@ -234,8 +234,9 @@ def test_a_full_disk_gives_one_line_and_no_partial_output(tmp_path, tiny_model_p
     err = process.stderr.strip().splitlines()
     assert process.returncode == 2, process.stderr
     assert len(err) == 1 and err[0].startswith("mmbdeid: error: "), process.stderr
-    if where == "output":
-        assert err[0].startswith("mmbdeid: error: %s: " % (tmp_path / "o.jsonl"))
+    named = (str(tmp_path / "o.jsonl") if where == "output"
+             else "temporary files in %s (TMPDIR)" % scratch)
+    assert err[0].startswith("mmbdeid: error: %s: " % named), err[0]     # says where
     assert "Traceback" not in process.stderr
     assert open(dump, "rb").read() == before
     assert listing(tmp_path) == ["dump.jsonl", "scratch"]

@@ -12,7 +12,7 @@ import contextlib
 import csv
 import json
 import os
-import tempfile
+import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,9 +20,11 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
 from ..files.atomic import atomic_output, atomic_path, optional_output
+from ..files.diskerrors import scratch_text_file, temporary_directory_name
 from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
 from ..files.posts import post_output, read_posts
+from ..files.scratch import scratch_directory
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
 from ..output.operators import OPERATORS, Replaced
@@ -130,10 +132,12 @@ class DumpScan:
 
 def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = False,
                 passes: int = 2, scan: Optional[DumpScan] = None,
-                max_chars: Optional[int] = MAX_POST_CHARS) -> int:
+                max_chars: Optional[int] = MAX_POST_CHARS, in_place: bool = False,
+                shown_as: Optional[str] = None) -> int:
     """Pass 1: count every post (in chunks, by the engine) into a new store at
     ``stats_path`` (private: it holds the usernames), which records the dump's
-    fingerprint. Returns the number of posts read."""
+    fingerprint. Returns the number of posts read. ``in_place``: ``stats_path`` is
+    already a private temporary file; ``shown_as``: how errors name the store."""
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d statistics" % passes, quiet=quiet)
     posts = scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars))
@@ -144,7 +148,11 @@ def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = F
             progress.update(len(chunk))
         builder.source = scan.fingerprint.as_source()
 
-    build_store(fill, stats_path).close()
+    try:
+        build_store(fill, stats_path, in_place).close()
+    except sqlite3.Error as error:      # a full disk, mostly: say where
+        raise InputError("statistics store: %s; nothing written" % error,
+                         shown_as or stats_path) from None
     progress.close()
     return progress.posts
 
@@ -202,7 +210,7 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
     iterator over every post's :class:`PostResult`, in input order."""
     scan = DumpScan(kinds=config.output_format == PARQUET)
-    with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
+    with scratch_directory() as scratch, \
             optional_output(config.rejects_path, private=True) as rejects_handle, \
             _stats_location(config, scratch) as (stats_path, reused):
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
@@ -215,7 +223,8 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             summary.stats_reused = True
         else:
             total = build_stats(config.dump, stats_path, engine, rejects, config.quiet,
-                                passes, scan, config.max_post_chars)
+                                passes, scan, config.max_post_chars, in_place=True,
+                                shown_as=config.stats_path or temporary_directory_name())
         summary.field_names = scan.field_names
         summary.column_kinds = scan.column_kinds
         summary.rejected = rejects.count if rejects else 0
@@ -295,7 +304,7 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Su
 
     linker = Linker(config.scope)
     posts_found = 0
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as found:
+    with scratch_text_file() as found:
         for post in detected:
             linker.observe(post.fields, post.spans)
             found.write(json.dumps([list(span) for span in post.spans]) + "\n")
