@@ -73,3 +73,28 @@ def test_engine_usage_errors(tmp_path, dump, capsys, monkeypatch, argv_tail, fra
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("mode, label", [("pseudonym", "pass 3/3"),
+                                         ("placeholder", "pass 2/2")])
+def test_a_dump_replaced_between_passes_stops_a_dask_run(tmp_path, scheduler,
+                                                        tiny_model_path, monkeypatch,
+                                                        capsys, mode, label):
+    import os
+    from pass_hooks import hook_progress
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("".join(json.dumps(p) + "\n" for p in POSTS), encoding="utf-8")
+
+    def replace():
+        changed = [dict(p, text=p["text"].replace("round", "Rosalind, round")) for p in POSTS]
+        (tmp_path / "new.jsonl").write_text("".join(json.dumps(p) + "\n" for p in changed),
+                                            encoding="utf-8")
+        os.replace(tmp_path / "new.jsonl", dump)
+    fired = hook_progress(monkeypatch, label, "start", replace)
+    assert main(["scrub", str(dump), "-o", str(tmp_path / "out.jsonl"), "--mode", mode,
+                 "--model", tiny_model_path, "--quiet", "--engine", "dask",
+                 "--scheduler", scheduler]) == 2
+    err = capsys.readouterr().err
+    assert fired and err.count("\n") == 1 and "changed during the run" in err
+    assert "Rosalind" not in err
+    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl"]
