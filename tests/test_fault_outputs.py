@@ -375,3 +375,11 @@ def test_a_full_device_is_named(run_dir, tiny_model_path, capsys, template, name
         "written" % full)
     assert stat.S_ISCHR(os.lstat(full).st_mode)
 
+
+def test_outputs_may_be_path_objects(tmp_path):
+    from mmbdeid.files.atomic import atomic_binary_output, atomic_output
+    with atomic_output(tmp_path / "a.txt.gz") as handle:
+        handle.write("text")
+    with atomic_binary_output(tmp_path / "b.bin") as handle:
+        handle.write(b"bytes")
+    assert sorted(os.listdir(tmp_path)) == ["a.txt.gz", "b.bin"]

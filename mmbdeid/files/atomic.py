@@ -41,6 +41,7 @@ def atomic_output(path: str, private: bool = False,
     ``compressed`` (default: ``path`` ends in ``.gz``) writes gzip. ``-``, a device or a
     FIFO is written to directly, not atomically.
     """
+    path = os.fspath(path)
     target = output_target(path)
     if compressed is None:
         compressed = target.kind != STDOUT and path.lower().endswith(".gz")
