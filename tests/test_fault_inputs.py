@@ -1,5 +1,5 @@
-"""A dump that changes while a run reads it (issue 18): replaced, shortened or appended
-to between or during the passes."""
+"""Inputs that change or would crash a run (issue 18): a dump replaced, shortened or
+appended to between or during the passes; JSON nested too deep."""
 import json
 import os
 
@@ -125,4 +125,52 @@ def test_pass_3_names_the_first_record_that_changed(tmp_path, monkeypatch, capsy
     assert capsys.readouterr().err == (
         "mmbdeid: error: %s:3: changed during the run (pass 3/3 found another record here "
         "than pass 2/3); nothing written: run again once it stays put\n" % dump)
+
+# --- JSON nested too deep ------------------------------------------------------------------
+
+def nested(depth):
+    """A post whose JSON nests ``depth`` levels (the record's own object is the first)."""
+    inner = "[" * (depth - 1) + "]" * (depth - 1)
+    return '{"id": "deep", "text": "Nothing to see.", "meta": %s}' % inner
+
+
+@pytest.mark.parametrize("depth, jobs", [(100_000, 1), (900, 2), (101, 2)])
+def test_json_nested_too_deep_is_a_bad_record(tmp_path, capsys, tiny_model_path, depth,
+                                              jobs):
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(json.dumps(POSTS[0]) + "\n" + nested(depth) + "\n"
+                    + json.dumps(POSTS[1]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    common = ["--model", tiny_model_path, "-q", "-j", str(jobs)]
+    assert main(["scrub", str(dump), "-o", str(out)] + common) == 2
+    assert capsys.readouterr().err == (
+        "mmbdeid: error: %s:2: JSON nested deeper than 100 levels of arrays and objects\n"
+        % dump)
+    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl"]
+    # with --skip-bad it is rejected and counted like any bad record
+    assert main(["scrub", str(dump), "-o", str(out), "--skip-bad", "-j", str(jobs),
+                 "--model", tiny_model_path]) == 0
+    assert "rejected 1 bad records" in capsys.readouterr().err
+    assert [post["id"] for post in read_jsonl(out)] == ["c1", "c2"]
+    [rejected] = read_jsonl(tmp_path / "out.jsonl.rejects.jsonl")
+    assert rejected["line"] == 2 and "nested deeper than 100" in rejected["reason"]
+
+
+def test_json_nested_to_the_limit_goes_through_every_pass(tmp_path, tiny_model_path):
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(nested(100) + "\n" + json.dumps(POSTS[1]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["scrub", str(dump), "-o", str(out), "--mode", "pseudonym", "-q",
+                 "-j", "2", "--model", tiny_model_path]) == 0
+    assert read_jsonl(out)[0]["meta"] == json.loads(nested(100))["meta"]
+
+
+def test_a_spans_cell_nested_too_deep_is_refused(tmp_path, capsys, tiny_model_path):
+    gold = tmp_path / "gold.csv"
+    gold.write_text('id,text,spans\ng1,Hello Philippa,"%s"\n' % ("[" * 200 + "]" * 200),
+                    encoding="utf-8")
+    assert main(["evaluate", str(gold), "--model", tiny_model_path, "-q"]) == 2
+    assert capsys.readouterr().err == (
+        "mmbdeid: error: %s:2: field 'spans' is not valid JSON: JSON nested deeper than "
+        "100 levels of arrays and objects\n" % gold)
 
