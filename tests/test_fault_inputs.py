@@ -1,5 +1,6 @@
 """Inputs that change or would crash a run (issue 18): a dump replaced, shortened or
-appended to between or during the passes; JSON nested too deep."""
+appended to between or during the passes; JSON nested too deep; a map of the wrong
+format."""
 import json
 import os
 
@@ -174,3 +175,16 @@ def test_a_spans_cell_nested_too_deep_is_refused(tmp_path, capsys, tiny_model_pa
         "mmbdeid: error: %s:2: field 'spans' is not valid JSON: JSON nested deeper than "
         "100 levels of arrays and objects\n" % gold)
 
+# --- a map of the wrong format -------------------------------------------------------------
+
+def test_a_dump_given_as_the_person_map_is_not_echoed(tmp_path, capsys, tiny_model_path):
+    dump = tmp_path / "dump.jsonl"
+    write_jsonl(dump, POSTS)
+    status = main(["scrub", str(dump), "-o", str(tmp_path / "out.jsonl"), "--mode",
+                   "pseudonym", "--map", str(dump), "--model", tiny_model_path, "-q"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith("mmbdeid: error: %s:1: not a person map line"
+                                          % dump)
+    assert err.count("\n") == 1
+    for name in NAMES + ("scan looks clear", "c1"):
+        assert name not in err
