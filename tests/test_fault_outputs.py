@@ -383,3 +383,43 @@ def test_outputs_may_be_path_objects(tmp_path):
     with atomic_binary_output(tmp_path / "b.bin") as handle:
         handle.write(b"bytes")
     assert sorted(os.listdir(tmp_path)) == ["a.txt.gz", "b.bin"]
+
+# --- the review list opened in a spreadsheet ------------------------------------------------
+
+@pytest.mark.parametrize("cell, shown", [
+    ("=HYPERLINK(\"http://example.com\")", "'=HYPERLINK(\"http://example.com\")"),
+    ("+Tansy", "'+Tansy"), ("-7", "'-7"), ("@orrin_v", "'@orrin_v"),
+    ("\tTansy", "'\tTansy"), ("\rTansy", "'\rTansy"),
+    ("Tansy", "Tansy"), ("", ""), ("a=b", "a=b"), ("'quoted", "'quoted"),
+])
+def test_spreadsheet_text_defuses_formulas(cell, shown):
+    from mmbdeid.output.spreadsheet import from_spreadsheet_text, spreadsheet_text
+    assert spreadsheet_text(cell) == shown
+    assert from_spreadsheet_text(shown) == cell
+
+
+def test_review_cells_that_would_be_formulas_are_prefixed(run_dir, tiny_model_path):
+    import csv
+    posts = [{"id": "=1+2", "board": "b", "thread": "t", "author": "orrin_v",
+              "text": "Thanks @orrin_v, see you Tuesday.\nTansy"},
+             {"id": "-7", "board": "b", "thread": "t", "author": "wren_q",
+              "text": "+Tansy said hi."}]
+    write_jsonl(run_dir / "odd.jsonl", posts)
+    assert main(["review", "odd.jsonl", "-o", "review.csv", "--model", tiny_model_path,
+                 "-q", "-j", "1"]) == 0
+    with open(run_dir / "review.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    strings = {row["string"]: row for row in rows}
+    assert "'@orrin_v" in strings and "@orrin_v" not in strings
+    assert strings["'@orrin_v"]["post_ids"] == "'=1+2"
+    for row in rows:
+        for name in ("string", "example", "post_ids"):
+            assert not row[name].startswith(("=", "+", "-", "@", "\t", "\r")), row
+    # the list still works as an allow list: its terms are the strings as found
+    from mmbdeid.files.termlists import load_terms
+    assert "@orrin_v" in load_terms(str(run_dir / "review.csv"))
+    # the scrubbed dump's CSV keeps its data as it was
+    assert main(["scrub", "odd.jsonl", "-o", "odd.csv", "--model", tiny_model_path,
+                 "-q", "-j", "1"]) == 0
+    with open(run_dir / "odd.csv", newline="", encoding="utf-8") as handle:
+        assert [row["id"] for row in csv.DictReader(handle)] == ["=1+2", "-7"]

@@ -12,6 +12,7 @@ import os
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
+from ..output.spreadsheet import from_spreadsheet_text
 from ..text.terms import normalize_term
 
 CSV_TERM_COLUMN = "string"   # the column of the ``review`` command's CSV we read
@@ -21,7 +22,8 @@ def load_terms(path: str) -> List[str]:
     """The terms of a user's list file, in file order, duplicates dropped.
 
     A ``.csv`` file is read as ``review`` output: a header with a ``string`` column,
-    whose cells are the terms (other columns ignored).  Any other file is plain text, one
+    whose cells are the terms (other columns ignored; the apostrophe that keeps a
+    spreadsheet from reading ``@name`` as a formula is dropped).  Any other file is plain text, one
     term per line; blank lines and ``#`` comment lines are skipped.  Terms are
     whitespace-normalised (``normalize_term``); empty cells are skipped; spellings that
     differ in case are all kept (a case-sensitive matcher needs each).  An unreadable,
@@ -86,4 +88,4 @@ def _csv_terms(path: str, lines: Sequence[Tuple[int, str]]) -> Iterator[str]:
             raise InputError("row has %d fields, no %r (column %d of the header on line %d)"
                              % (len(row), CSV_TERM_COLUMN, column + 1, header_line),
                              path, start)
-        yield row[column]
+        yield from_spreadsheet_text(row[column])

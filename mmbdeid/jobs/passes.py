@@ -30,6 +30,7 @@ from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_stor
 from ..output.operators import OPERATORS, Replaced
 from ..output.review_page import (EXAMPLES_SHOWN, Highlight, PageCounts, PageExample,
                                   PagePost, PageString, build_review_page)
+from ..output.spreadsheet import spreadsheet_text
 from ..spans import Span, join
 from ..text.context import context
 from .config import MAX_POST_CHARS, RunConfig
@@ -418,9 +419,10 @@ class _ReviewedString:
     def row(self) -> list:
         more = self.posts - len(self.post_ids)
         post_ids = ";".join(self.post_ids + (["+%d more" % more] if more else []))
-        return [self.string, self.count, "%.4f" % (self.prob_sum / self.count),
-                self.labels.most_common(1)[0][0], self.examples[0].context.marked(),
-                post_ids]
+        return [spreadsheet_text(self.string), self.count,
+                "%.4f" % (self.prob_sum / self.count), self.labels.most_common(1)[0][0],
+                spreadsheet_text(self.examples[0].context.marked()),
+                spreadsheet_text(post_ids)]
 
     def page_string(self) -> PageString:
         return PageString(self.string, self.count, self.prob_sum / self.count,
