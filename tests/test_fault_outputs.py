@@ -423,3 +423,38 @@ def test_review_cells_that_would_be_formulas_are_prefixed(run_dir, tiny_model_pa
                  "-q", "-j", "1"]) == 0
     with open(run_dir / "odd.csv", newline="", encoding="utf-8") as handle:
         assert [row["id"] for row in csv.DictReader(handle)] == ["=1+2", "-7"]
+
+
+# --- standard output by another name -------------------------------------------------------
+
+def scrub_with_stdout(run_dir, tiny_model_path, out, stdout_path):
+    """``scrub dump.jsonl -o OUT >> STDOUT_PATH``, in a process of its own."""
+    with open(stdout_path, "ab") as stdout:
+        return subprocess.run(
+            [sys.executable, "-m", "mmbdeid", "scrub", "dump.jsonl", "-o", out, "--model",
+             tiny_model_path, "-q", "-j", "1"], cwd=run_dir, stdout=stdout,
+            stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=REPO),
+            timeout=300)
+
+
+def test_dev_stdout_redirected_to_a_file_is_appended_to_not_replaced(run_dir,
+                                                                    tiny_model_path):
+    log = run_dir / "log.jsonl"
+    log.write_text('{"id": "earlier"}\n')
+    inode = os.stat(log).st_ino
+    done = scrub_with_stdout(run_dir, tiny_model_path, "/dev/stdout", log)
+    assert done.returncode == 0, done.stderr
+    assert os.stat(log).st_ino == inode                  # the same file, not a new one
+    assert [r["id"] for r in read_jsonl(log)] == ["earlier", "q1", "q2", "q3"]
+    assert hidden(run_dir) == []
+
+
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_standard_output_redirected_to_the_dump_is_refused(run_dir, tiny_model_path, out):
+    dump = run_dir / "dump.jsonl"
+    before = dump.read_bytes()
+    done = scrub_with_stdout(run_dir, tiny_model_path, out, dump)
+    assert done.returncode == 2
+    assert done.stderr == ("mmbdeid: error: %s: is also an input of this run (dump.jsonl): "
+                           "it would be overwritten\n" % out)
+    assert dump.read_bytes() == before

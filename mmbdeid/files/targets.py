@@ -1,6 +1,7 @@
 """What an output path names, before anything is written to it.
 
-* ``-``: standard output.
+* ``-``: standard output; so is a link to the file standard output is redirected to
+  (``/dev/stdout`` in ``mmbdeid ... -o /dev/stdout >> log``).
 * A regular file, or nothing yet: written atomically (a temporary file beside it, renamed
   onto it).
 * A symbolic link: written through to the file it leads to, atomically, beside that file;
@@ -52,12 +53,24 @@ def output_target(path) -> OutputTarget:
                              % _kind_of(status.st_mode), path)
     if not os.path.islink(path):
         return OutputTarget(FILE, path, path)
+    if status is not None and _same_file_as_descriptor(1, status):
+        # /dev/stdout (or /dev/fd/1) redirected to a file: written like -, into the file
+        # as the shell opened it (appending after >>), never replacing it
+        return OutputTarget(STDOUT, path, path)
     target = os.path.realpath(path)
     # /proc/self/fd/N and the like lead to files realpath cannot name (a deleted file)
     if status is not None and not _same_file(target, status):
         raise InputError("is a symbolic link to a file that has no path to write beside "
                          "(a deleted or unnamed file): give a regular file", path)
     return OutputTarget(FILE, target, path)
+
+
+def _same_file_as_descriptor(descriptor: int, status: os.stat_result) -> bool:
+    try:
+        other = os.fstat(descriptor)
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (status.st_dev, status.st_ino)
 
 
 def _same_file(path: str, status: os.stat_result) -> bool:
@@ -94,19 +107,20 @@ def check_outputs(outputs: Sequence[str], inputs: Sequence[str]) -> None:
     for path in outputs:
         if not path:
             continue
-        if path == STDIO:
-            if ("stdout",) in seen:
-                raise InputError("standard output is given twice as an output", path)
-            seen[("stdout",)] = ("output", path)
-            continue
         if path.endswith(os.sep):
             raise InputError("is a directory, expected a file to write", path)
         target = output_target(path)
-        if target.kind == FILE:
-            _check_writable_file(target)
-        elif not os.access(path, os.W_OK):
-            raise InputError("cannot write: permission denied", path)
-        key = _identity(path)
+        if target.kind == STDOUT:
+            if ("stdout",) in seen:
+                raise InputError("standard output is given twice as an output", path)
+            seen[("stdout",)] = ("output", path)
+            key = _identity_of_descriptor(1)    # redirected to an input? (>> dump.jsonl)
+        else:
+            if target.kind == FILE:
+                _check_writable_file(target)
+            elif not os.access(path, os.W_OK):
+                raise InputError("cannot write: permission denied", path)
+            key = _identity(path)
         role, other = seen.get(key, (None, None))
         if role == "input":
             raise InputError("is also an input of this run (%s): it would be "
@@ -125,6 +139,14 @@ def _check_writable_file(target: OutputTarget) -> None:
                          target.given)
     if os.path.exists(target.path) and not os.access(target.path, os.W_OK):
         raise InputError("cannot write: permission denied", target.given)
+
+
+def _identity_of_descriptor(descriptor: int):
+    try:
+        status = os.fstat(descriptor)
+    except OSError:
+        return ("closed", descriptor)
+    return ("inode", status.st_dev, status.st_ino)
 
 
 def _identity(path: str):
