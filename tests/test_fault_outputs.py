@@ -458,3 +458,13 @@ def test_standard_output_redirected_to_the_dump_is_refused(run_dir, tiny_model_p
     assert done.stderr == ("mmbdeid: error: %s: is also an input of this run (dump.jsonl): "
                            "it would be overwritten\n" % out)
     assert dump.read_bytes() == before
+
+
+def test_one_output_by_two_spellings_is_one_lock_in_a_process(tmp_path):
+    from mmbdeid.files.locks import output_lock
+    (tmp_path / "real").mkdir()
+    (tmp_path / "linked").symlink_to(tmp_path / "real")
+    with output_lock(str(tmp_path / "real" / "out.jsonl")):
+        with output_lock(str(tmp_path / "linked" / "out.jsonl")):
+            pass
+    assert os.listdir(tmp_path / "real") == []

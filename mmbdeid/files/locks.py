@@ -43,8 +43,10 @@ _held_guard = threading.Lock()
 
 
 def lock_path(target: str) -> str:
+    """Where ``target``'s lock file is; the directory resolved, so that one output
+    reached by two spellings (through a linked directory) has one lock in this process."""
     directory, name = os.path.split(os.path.abspath(target))
-    return os.path.join(directory, "." + name + ".lock")
+    return os.path.join(os.path.realpath(directory), "." + name + ".lock")
 
 
 def new_temporary_path(target: str) -> str:
