@@ -428,7 +428,11 @@ def test_review_cells_that_would_be_formulas_are_prefixed(run_dir, tiny_model_pa
 # --- standard output by another name -------------------------------------------------------
 
 def scrub_with_stdout(run_dir, tiny_model_path, out, stdout_path):
-    """``scrub dump.jsonl -o OUT >> STDOUT_PATH``, in a process of its own."""
+    """``scrub dump.jsonl -o OUT >> STDOUT_PATH``, in a process of its own. OUT
+    ``stdout`` is a link of the run's own to /proc/self/fd/1, as /dev/stdout is: a test
+    must never risk the system's /dev/stdout, which the bug replaced."""
+    if out == "stdout":
+        os.symlink("/proc/self/fd/1", run_dir / "stdout")
     with open(stdout_path, "ab") as stdout:
         return subprocess.run(
             [sys.executable, "-m", "mmbdeid", "scrub", "dump.jsonl", "-o", out, "--model",
@@ -437,19 +441,20 @@ def scrub_with_stdout(run_dir, tiny_model_path, out, stdout_path):
             timeout=300)
 
 
-def test_dev_stdout_redirected_to_a_file_is_appended_to_not_replaced(run_dir,
+def test_a_link_to_stdout_redirected_to_a_file_is_appended_to_not_replaced(run_dir,
                                                                     tiny_model_path):
     log = run_dir / "log.jsonl"
     log.write_text('{"id": "earlier"}\n')
     inode = os.stat(log).st_ino
-    done = scrub_with_stdout(run_dir, tiny_model_path, "/dev/stdout", log)
+    done = scrub_with_stdout(run_dir, tiny_model_path, "stdout", log)
     assert done.returncode == 0, done.stderr
     assert os.stat(log).st_ino == inode                  # the same file, not a new one
+    assert os.readlink(run_dir / "stdout") == "/proc/self/fd/1"
     assert [r["id"] for r in read_jsonl(log)] == ["earlier", "q1", "q2", "q3"]
     assert hidden(run_dir) == []
 
 
-@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+@pytest.mark.parametrize("out", ["-", "stdout"])
 def test_standard_output_redirected_to_the_dump_is_refused(run_dir, tiny_model_path, out):
     dump = run_dir / "dump.jsonl"
     before = dump.read_bytes()
