@@ -357,6 +357,37 @@ def test_a_run_killed_outright_leaves_what_the_next_run_removes(run_dir, tiny_mo
     assert [r["id"] for r in read_jsonl(run_dir / "out.jsonl")] == ["q1", "q2", "q3"]
 
 
+DASK_WORKER = """
+import os, sys
+from mmbdeid.jobs import dask_cluster
+directory = dask_cluster._worker_directory()
+dask_cluster._materialise(directory, "0123.sqlite", b"a statistics store")
+print(directory, flush=True)
+if sys.argv[1] == "killed":
+    os._exit(0)                 # as a worker killed outright: no exit handlers
+"""
+
+
+def test_a_dask_worker_s_copies_go_with_it_or_with_the_next_run(tmp_path):
+    from mmbdeid.files.scratch import ScratchDirectory
+    environment = dict(os.environ, PYTHONPATH=REPO, TMPDIR=str(tmp_path))
+    made = {}
+    for how in ("exited", "killed"):
+        done = subprocess.run([sys.executable, "-c", DASK_WORKER, how], env=environment,
+                              stdout=subprocess.PIPE, text=True, timeout=120, check=True)
+        made[how] = done.stdout.strip()
+        assert os.path.dirname(made[how]) == str(tmp_path)
+    assert os.listdir(tmp_path) == [os.path.basename(made["killed"])]
+    assert sorted(os.listdir(made["killed"])) == ["0123.sqlite", "lock"]
+    import tempfile
+    saved, tempfile.tempdir = tempfile.tempdir, str(tmp_path)
+    try:
+        ScratchDirectory().remove()                     # the next run sweeps the dead one
+    finally:
+        tempfile.tempdir = saved
+    assert os.listdir(tmp_path) == []
+
+
 # --- write errors name the file ------------------------------------------------------------
 
 @pytest.mark.parametrize("template, name", [

@@ -8,6 +8,7 @@ worker process opens its own copy. The output is the same as the local engine's.
 
 Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (see README).
 """
+import atexit
 import contextlib
 import dataclasses
 import hashlib
@@ -15,9 +16,10 @@ import os
 import tempfile
 import threading
 from collections import deque
-from typing import Callable, Dict, Iterable, Iterator, Tuple
+from typing import Callable, Dict, Iterable, Iterator, Optional, Tuple
 
 from ..errors import InputError
+from ..files.scratch import ScratchDirectory
 from .config import DetectionConfig
 from .local import ChunkDetector, chunked
 
@@ -115,11 +117,26 @@ class RemoteChunkDetector(ChunkDetector):
 
     def __init__(self, model_digest: str, model_bytes: bytes, stats_digest: str,
                  stats_bytes: bytes, detection: DetectionConfig):
-        directory = os.path.join(tempfile.gettempdir(), "mmbdeid-dask-%d" % os.getpid())
-        os.makedirs(directory, exist_ok=True)
+        directory = _worker_directory()
         model_path = _materialise(directory, model_digest + ".mmbdeid", model_bytes)
         stats_path = _materialise(directory, stats_digest + ".sqlite", stats_bytes)
         super().__init__(dataclasses.replace(detection, model_path=model_path), stats_path)
+
+
+_worker_scratch: Optional[ScratchDirectory] = None
+
+
+def _worker_directory() -> str:
+    """This worker process's scratch directory, for the shipped model and statistics
+    store (which holds the dump's usernames): kept for the process's life, so that later
+    runs on the same worker reuse them, and removed when it exits; a worker killed
+    outright leaves it to the next mmbdeid run or worker on the machine to remove."""
+    global _worker_scratch
+    with _worker_cache_lock:
+        if _worker_scratch is None:
+            _worker_scratch = ScratchDirectory()
+            atexit.register(_worker_scratch.remove)
+        return _worker_scratch.path
 
 
 def _materialise(directory: str, name: str, content: bytes) -> str:
