@@ -53,7 +53,7 @@ def output_target(path) -> OutputTarget:
                              % _kind_of(status.st_mode), path)
     if not os.path.islink(path):
         return OutputTarget(FILE, path, path)
-    if status is not None and _same_file_as_descriptor(1, status):
+    if status is not None and _same_file(1, status):
         # /dev/stdout (or /dev/fd/1) redirected to a file: written like -, into the file
         # as the shell opened it (appending after >>), never replacing it
         return OutputTarget(STDOUT, path, path)
@@ -65,17 +65,9 @@ def output_target(path) -> OutputTarget:
     return OutputTarget(FILE, target, path)
 
 
-def _same_file_as_descriptor(descriptor: int, status: os.stat_result) -> bool:
+def _same_file(path_or_descriptor, status: os.stat_result) -> bool:
     try:
-        other = os.fstat(descriptor)
-    except OSError:
-        return False
-    return (other.st_dev, other.st_ino) == (status.st_dev, status.st_ino)
-
-
-def _same_file(path: str, status: os.stat_result) -> bool:
-    try:
-        other = os.stat(path)
+        other = os.stat(path_or_descriptor)
     except OSError:
         return False
     return (other.st_dev, other.st_ino) == (status.st_dev, status.st_ino)
