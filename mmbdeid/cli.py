@@ -425,14 +425,11 @@ def _output_formats(args) -> dict:
     return command_output_formats(args.command, args)
 
 
-def _check_curve_outputs(args, inputs) -> None:
-    """Before any long work: -o and --plot are files that can be written, neither an
-    input; --plot needs matplotlib, an optional extra."""
-    from .files.atomic import check_outputs
+def _check_plotting(path: Optional[str]) -> None:
+    """Before any long work: --plot needs matplotlib, an optional extra."""
     from .files.outputs import installed
-    check_outputs([args.output, args.plot], inputs)
-    if args.plot and not installed("matplotlib"):
-        raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", args.plot)
+    if path and not installed("matplotlib"):
+        raise InputError("--plot needs matplotlib: pip install 'mmbdeid[plot]'", path)
 
 
 def _model_options(parser) -> None:
@@ -517,6 +514,11 @@ def main_entry() -> None:
 
 # -- commands --------------------------------------------------------------------------
 def run_train(args) -> int:
+    with _locked_outputs([args.output], list(args.corpus) + [args.dev], args.stats):
+        return _train(args)
+
+
+def _train(args) -> int:
     from .files.corpora import file_sha256, load_labelled, training_labels
     from .evaluation.metrics import UnreachableRecall, pick_threshold
     from .evaluation.gold import corpus_stats, gold_scores
@@ -667,20 +669,29 @@ def _run_config(args, mode: str = "placeholder", **options):
                      max_post_chars=args.max_post_chars, **options)
 
 
-@contextlib.contextmanager
 def _checked_outputs(config, args):
-    """Before any work: the outputs are writable files, none of them an input or given
-    twice; then locked for the run, so a second run on the same files stops at once."""
-    from .files.atomic import check_outputs, output_locks
-    stats_is_output = bool(config.stats_path) and (
-        config.stats_rebuild or not os.path.exists(config.stats_path))
+    """``_locked_outputs`` for a run over a dump."""
     outputs = [config.output, config.spans_path, config.rejects_path,
                getattr(args, "html", None)]
     inputs = [config.dump, config.person_map, config.detection.model_path,
               getattr(args, "allow", None), getattr(args, "deny", None)]
-    (outputs if stats_is_output else inputs).append(config.stats_path)
+    return _locked_outputs(outputs, inputs, config.stats_path, config.stats_rebuild)
+
+
+@contextlib.contextmanager
+def _locked_outputs(outputs, inputs, stats: Optional[str] = None, rebuild: bool = False):
+    """Before any work: the outputs may be written (files in writable directories,
+    devices, FIFOs, standard output), none of them is an input or given twice; then they
+    are locked for the run, so a second run on the same files stops at once. ``stats``
+    (a --stats file) is an output when it will be built (missing, or ``rebuild``), else
+    an input."""
+    from .files.locks import output_locks
+    from .files.targets import check_outputs
+    if stats:
+        (outputs if rebuild or not os.path.exists(stats) else inputs).append(stats)
+    outputs = [path for path in outputs if path]
     check_outputs(outputs, inputs)
-    with output_locks([path for path in outputs if path]):
+    with output_locks(outputs):
         yield
 
 
@@ -691,13 +702,15 @@ def _report(args, summary) -> None:
 
 
 def run_evaluate(args) -> int:
+    with _locked_outputs([args.errors], [args.gold, args.model], args.stats):
+        return _evaluate(args)
+
+
+def _evaluate(args) -> int:
     from .evaluation.metrics import format_leak, post_leak, token_metrics
     from .evaluation.gold import corpus_stats, document_scores, pooled_scores
     from .files.corpora import load_labelled
 
-    if args.errors:
-        from .files.atomic import check_outputs
-        check_outputs([args.errors], [args.gold, args.model, args.stats])
     tagger = _load_model(args.model)
     threshold = tagger.threshold if args.threshold is None else args.threshold
     gold_file = _posts_source(args, args.gold, sniff=False)
@@ -732,11 +745,16 @@ def run_evaluate(args) -> int:
 
 
 def run_sweep(args) -> int:
+    _check_plotting(args.plot)
+    with _locked_outputs([args.output, args.plot], [args.gold, args.model], args.stats):
+        return _sweep(args)
+
+
+def _sweep(args) -> int:
     from .evaluation.metrics import (format_table, leak_legend, plot_curve, post_leaks,
                                      sweep, write_curve)
     from .evaluation.gold import score_gold_file
 
-    _check_curve_outputs(args, [args.gold, args.model, args.stats])
     tagger = _load_model(args.model)
     with _progress(args, "scoring") as progress:
         gold, probabilities, minima = score_gold_file(tagger, _posts_source(
@@ -757,6 +775,14 @@ def run_sweep(args) -> int:
 
 
 def run_crossval(args) -> int:
+    if args.folds < 2:
+        raise InputError("--folds must be at least 2")
+    _check_plotting(args.plot)
+    with _locked_outputs([args.output, args.plot], list(args.corpus)):
+        return _crossval(args)
+
+
+def _crossval(args) -> int:
     import numpy as np
     from .files.corpora import load_labelled
     from .evaluation.crossval import fold_scores
@@ -765,9 +791,6 @@ def run_crossval(args) -> int:
                                      write_curve)
     from .model.tagger import DEFAULT_THRESHOLD
 
-    if args.folds < 2:
-        raise InputError("--folds must be at least 2")
-    _check_curve_outputs(args, args.corpus)
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     labelled = [item for path in args.corpus
                 for item in load_labelled(_posts_source(args, path, sniff=False))]
@@ -805,6 +828,11 @@ def run_crossval(args) -> int:
 
 
 def run_split(args) -> int:
+    with _locked_outputs([args.output, args.dev], [args.corpus]):
+        return _split(args)
+
+
+def _split(args) -> int:
     from .evaluation.crossval import train_dev_split
     from .files.corpora import LabelledDocument, read_annotated
     from .files.parquet import ColumnKinds
@@ -838,12 +866,10 @@ def run_split(args) -> int:
 
 
 def run_stats(args) -> int:
-    from .files.atomic import check_outputs, output_locks
     from .jobs.passes import build_stats
 
     dump = _posts_source(args, args.dump)
-    check_outputs([args.output], [dump])
-    with output_locks([args.output]), _engine(args) as engine:
+    with _locked_outputs([args.output], [dump]), _engine(args) as engine:
         posts = build_stats(dump, args.output, engine, quiet=args.quiet,
                             max_chars=args.max_post_chars)
     if not args.quiet:

@@ -159,7 +159,8 @@ def _run_state():
     from mmbdeid.jobs import dask_cluster
     return (sum(1 for key in dask_cluster._worker_cache if key[1]),
             [(path, stat.S_IMODE(os.stat(path).st_mode))
-             for path in sorted(dask_cluster._run_directories.values())])
+             for path in sorted(scratch.path for scratch
+                                in dask_cluster._run_directories.values())])
 
 
 @pytest.mark.parametrize("stop, status", [
@@ -241,3 +242,28 @@ def test_a_worker_run_as_a_plain_process_removes_them_too():
     assert done.returncode == 0, done.stderr
     directory = done.stdout.strip()
     assert directory.startswith(tempfile.gettempdir()) and not os.path.exists(directory)
+
+
+@pytest.mark.parametrize("mode, label", [("pseudonym", "pass 3/3"),
+                                         ("placeholder", "pass 2/2")])
+def test_a_dump_replaced_between_passes_stops_a_dask_run(tmp_path, scheduler,
+                                                        tiny_model_path, monkeypatch,
+                                                        capsys, mode, label):
+    import os
+    from pass_hooks import hook_progress
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("".join(json.dumps(p) + "\n" for p in POSTS), encoding="utf-8")
+
+    def replace():
+        changed = [dict(p, text=p["text"].replace("round", "Rosalind, round")) for p in POSTS]
+        (tmp_path / "new.jsonl").write_text("".join(json.dumps(p) + "\n" for p in changed),
+                                            encoding="utf-8")
+        os.replace(tmp_path / "new.jsonl", dump)
+    fired = hook_progress(monkeypatch, label, "start", replace)
+    assert main(["scrub", str(dump), "-o", str(tmp_path / "out.jsonl"), "--mode", mode,
+                 "--model", tiny_model_path, "--quiet", "--engine", "dask",
+                 "--scheduler", scheduler]) == 2
+    err = capsys.readouterr().err
+    assert fired and err.count("\n") == 1 and "changed during the run" in err
+    assert "Rosalind" not in err
+    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl"]

@@ -77,19 +77,6 @@ def test_outputs_are_checked_before_any_work(tmp_path, capsys, tiny_model_path, 
     assert listing(tmp_path / "sub") == []
 
 
-def test_a_second_run_on_the_same_output_stops_at_once(tmp_path, capsys, tiny_model_path):
-    from mmbdeid.files.atomic import output_locks
-    dump = dump_file(tmp_path)
-    out = str(tmp_path / "out.jsonl")
-    with output_locks([out]):                                # a first run holds the lock
-        status, err = run(["scrub", dump, "-o", out, "--model", tiny_model_path, "-q"],
-                          capsys)
-    assert status == 2 and err == ["mmbdeid: error: %s: another mmbdeid run is writing "
-                                   "this file" % out]
-    assert listing(tmp_path) == ["dump.jsonl"]               # the lock file went too
-    assert main(["scrub", dump, "-o", out, "--model", tiny_model_path, "-q"]) == 0
-
-
 # --- statistics of another dump --------------------------------------------------------
 
 def test_statistics_of_another_dump_are_refused(tmp_path, capsys, tiny_model_path):
@@ -282,6 +269,9 @@ def test_a_full_disk_gives_one_line_and_no_partial_output(tmp_path, tiny_model_p
     err = process.stderr.strip().splitlines()
     assert process.returncode == 2, process.stderr
     assert len(err) == 1 and err[0].startswith("mmbdeid: error: "), process.stderr
+    named = (str(tmp_path / "o.jsonl") if where == "output"
+             else "temporary files in %s (TMPDIR)" % scratch)
+    assert err[0].startswith("mmbdeid: error: %s: " % named), err[0]     # says where
     assert "Traceback" not in process.stderr
     assert open(dump, "rb").read() == before
     assert listing(tmp_path) == ["dump.jsonl", "scratch"]

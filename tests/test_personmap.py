@@ -46,15 +46,27 @@ def test_round_trip_with_a_hand_edit(tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("U1 | Arthur\nU1 | Mary\n", "people.map:2: person U1 appears twice"),
-    ("1x | Arthur\n", "people.map:1: person id '1x'"),
-    ("U1 | @kay\nU2 | @Kay\n", "people.map:2: username @Kay is also on the line of U1"),
-    ("U1 | @\n", "people.map:1: empty username"),
-    ("U1 | ... (3)\n", "people.map:1: '... (3)' is not a name"),
+    ("U1 | Arthur\n# note\nU1 | Mary\n", "people.map:3: this line's person id is also on "
+                                         "line 1"),
+    ("1x | Arthur\n", "people.map:1: not a person map line: the first field must be a "
+                      "person id (a letter, then letters, digits, _ or -), as in "
+                      "'U12 | @username | Name (3)'"),
+    ("U1 | @kay\nU2 | Mary | @Kay\n", "people.map:2: the username in field 3 is also on "
+                                      "line 1"),
+    ("U1 | @\n", "people.map:1: field 2 is an empty username '@'"),
+    ("U1 | Arthur | ... (3)\n", "people.map:1: field 3 is not a name (no letters or "
+                                "digits)"),
+    # a dump given as the map by mistake: its raw post must not be echoed
+    ('{"id": "p1", "author": "kay_r", "text": "Hi Arthur | see you"}\n',
+     "people.map:1: not a person map line"),
+    ("id,author,text\np1,kay_r,Hi Arthur\n", "people.map:1: not a person map line"),
 ])
-def test_bad_map_lines_name_file_and_line(tmp_path, content, message):
+def test_bad_map_lines_name_file_and_line_but_not_their_content(tmp_path, content, message):
     path = tmp_path / "people.map"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(InputError) as error:
         PersonMap.read(str(path))
-    assert str(error.value).replace(str(tmp_path) + "/", "").startswith(message)
+    said = str(error.value).replace(str(tmp_path) + "/", "")
+    assert said.startswith(message)
+    for secret in ("Arthur", "Mary", "kay", "Kay", "1x", "..."):
+        assert secret not in said, secret

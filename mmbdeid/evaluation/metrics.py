@@ -457,7 +457,7 @@ def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
     ax.set_ylabel("precision")
     ax.grid(True, alpha=0.3)
     ax.set_title(title if title is not None else "Name tokens: precision vs recall")
-    with atomic_binary_output(str(path)) as handle:
+    with atomic_binary_output(path) as handle:
         fig.savefig(handle, format=fmt)
 
 

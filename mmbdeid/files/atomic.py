@@ -2,25 +2,32 @@
 and renamed onto it only when the writer finished without an exception.
 
 A path ending in ``.gz`` is written gzip-compressed (readable by ``gzip -dc``), still all
-or nothing. ``-`` is standard output, which cannot be atomic: what was written before an
-error stays written.
+or nothing. ``-`` is standard output, and a character device or FIFO given as an output
+is streamed to likewise (:mod:`mmbdeid.files.targets`): neither can be atomic, so what was
+written before an error stays written. A symbolic link is written through to its target,
+atomically, beside the target. Every file written is locked for the writer
+(:mod:`mmbdeid.files.locks`), and its write errors name it (:mod:`mmbdeid.files.diskerrors`).
 
 Files that hold names (the person map, review lists, reject files, statistics, spans in
 the person modes) are made ``private``: mode 0600, readable by their owner only.
 """
 import contextlib
-import fcntl
 import gzip
 import io
 import os
-import tempfile
-from typing import IO, Iterator, Optional, Sequence
+from typing import IO, Iterator, Optional
 
 from ..errors import InputError, raise_if_stopped
+from .diskerrors import NamedFileIO, open_named, wrap_named
+from .locks import PRIVATE_MODE, new_temporary_path, output_lock
 from .stdio import STDIO, stdout_binary, stdout_text
+from .targets import STDOUT, STREAM, OutputTarget, check_outputs, is_stream, output_target
 
-PRIVATE_MODE = 0o600
 GZIP_LEVEL = 6                  # gzip's own default: level 9 is much slower for little gain
+_CREATE_PRIVATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+
+__all__ = ["atomic_output", "atomic_binary_output", "atomic_path", "optional_output",
+           "check_outputs", "PRIVATE_MODE"]
 
 
 @contextlib.contextmanager
@@ -31,20 +38,20 @@ def atomic_output(path: str, private: bool = False,
     On any exception, KeyboardInterrupt included, the temporary file is removed and
     ``path`` is left as it was.  Characters UTF-8 cannot encode (lone surrogates from
     ``\\ud800`` JSON escapes) are written as backslash escapes rather than failing.
-    ``compressed`` (default: ``path`` ends in ``.gz``) writes gzip. ``-`` writes to
-    standard output, not atomically.
+    ``compressed`` (default: ``path`` ends in ``.gz``) writes gzip. ``-``, a device or a
+    FIFO is written to directly, not atomically.
     """
+    path = os.fspath(path)
+    target = output_target(path)
     if compressed is None:
-        compressed = path != STDIO and path.lower().endswith(".gz")
+        compressed = target.kind != STDOUT and path.lower().endswith(".gz")
     if not compressed:
-        if path == STDIO:
+        if target.kind == STDOUT:
             with stdout_text() as handle:
                 yield handle
             return
-        with atomic_path(path, private) as temporary:
-            with open(temporary, "w", encoding="utf-8", newline="",
-                      errors="backslashreplace") as handle:
-                yield handle
+        with _opened(target, private, binary=False) as handle:
+            yield handle
         return
     with atomic_binary_output(path, private) as binary:
         # The name inside the gzip header is the target's, not the temporary file's, and
@@ -60,46 +67,91 @@ def atomic_output(path: str, private: bool = False,
 
 @contextlib.contextmanager
 def atomic_binary_output(path: str, private: bool = False) -> Iterator[IO[bytes]]:
-    """``atomic_output`` for bytes (a Parquet file, gzip); ``-`` is standard output."""
-    if path == STDIO:
+    """``atomic_output`` for bytes (a Parquet file, gzip, a model); ``-`` is standard
+    output."""
+    target = output_target(path)
+    if target.kind == STDOUT:
         with stdout_binary() as handle:
             yield handle
         return
-    with atomic_path(path, private) as temporary:
-        with open(temporary, "wb") as handle:
+    with _opened(target, private, binary=True) as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def _opened(target: OutputTarget, private: bool, binary: bool) -> Iterator[IO]:
+    if target.kind == STREAM:
+        with _stream(target, binary) as handle:
             yield handle
+        return
+    with _atomic_file(target, private) as temporary:
+        with open_named(temporary, target.given, binary) as handle:
+            yield handle
+
+
+def _stream(target: OutputTarget, binary: bool) -> IO:
+    """A device or FIFO opened for writing, as it is: never created, never truncated."""
+    try:
+        descriptor = os.open(target.path, os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as error:
+        raise InputError("cannot write: %s" % (error.strerror or error), target.given) from None
+    if not is_stream(os.fstat(descriptor).st_mode):     # replaced since it was looked at
+        os.close(descriptor)
+        raise InputError("changed while being opened (no longer a device or FIFO)",
+                         target.given)
+    return wrap_named(NamedFileIO(descriptor, "w", target.given), binary)
 
 
 @contextlib.contextmanager
 def atomic_path(path: str, private: bool = False) -> Iterator[str]:
     """The path of a new empty temporary file beside ``path`` for the caller to fill (a
-    SQLite database, a model archive); renamed onto ``path`` on success, removed on any
-    exception, KeyboardInterrupt included. mkstemp creates it 0600, so a private file is
-    never readable by others, not even while it is written."""
-    path = os.fspath(path)
-    if path == STDIO:
+    SQLite database), renamed onto ``path`` on success, removed on any exception,
+    KeyboardInterrupt included. It is created 0600, so a private file is never readable
+    by others, not even while it is written. Such a file cannot be streamed:
+    ``-``, a device or a FIFO is refused."""
+    target = output_target(path)
+    if target.kind == STDOUT:
         raise InputError("this output cannot go to standard output: give a file", path)
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        descriptor, temporary = tempfile.mkstemp(
-            dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    except OSError as error:
-        raise InputError("cannot write: %s" % (error.strerror or error), path) from None
-    os.close(descriptor)
-    try:
+    if target.kind == STREAM:
+        raise InputError("is a device or FIFO, but this output (a database) is written in "
+                         "place: give a regular file", path)
+    with _atomic_file(target, private) as temporary:
         yield temporary
-        raise_if_stopped()      # never rename an output into place after a stop signal
-        os.chmod(temporary, PRIVATE_MODE if private else _default_file_mode(path))
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+
+
+@contextlib.contextmanager
+def _atomic_file(target: OutputTarget, private: bool) -> Iterator[str]:
+    """A temporary file beside ``target.path``, with its lock held, renamed onto it on
+    success (a symbolic link's target is replaced, the link stays)."""
+    with output_lock(target.path):
+        temporary = None
+        try:
+            # named before it exists, so that a stop signal at any point finds it to remove
+            while True:
+                temporary = new_temporary_path(target.path)
+                try:
+                    os.close(os.open(temporary, _CREATE_PRIVATE, PRIVATE_MODE))
+                    break
+                except FileExistsError:
+                    continue
+                except OSError as error:
+                    temporary = None
+                    raise InputError("cannot write: %s" % (error.strerror or error),
+                                     target.given) from None
+            yield temporary
+            raise_if_stopped()      # never rename an output into place after a stop signal
+            os.chmod(temporary, PRIVATE_MODE if private else _default_file_mode(target.path))
+            os.replace(temporary, target.path)
+        except BaseException:
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+            raise
 
 
 def _default_file_mode(path: str) -> int:
     """Keep an existing file's mode; otherwise the usual 0666 less the umask
-    (mkstemp creates files 0600)."""
+    (temporary files are created 0600)."""
     try:
         return os.stat(path).st_mode & 0o7777
     except OSError:
@@ -119,85 +171,3 @@ class optional_output:
 
     def __exit__(self, *exc):
         return self._context.__exit__(*exc) if self._context else False
-
-
-def _lock_path(path: str) -> str:
-    directory, name = os.path.split(os.path.abspath(path))
-    return os.path.join(directory, "." + name + ".lock")
-
-
-@contextlib.contextmanager
-def output_locks(paths: Sequence[str]) -> Iterator[None]:
-    """Exclusive locks on the outputs of one run, so that two runs writing the same file
-    cannot both succeed: the second stops at once with one line. The lock is an ``flock``
-    on a hidden ``.NAME.lock`` file beside the output, released by the kernel if the run
-    dies and removed when the run ends."""
-    held = []
-    try:
-        for path in paths:
-            if path == STDIO:
-                continue                # standard output: nothing to collide on
-            lock = _lock_path(path)
-            try:
-                descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, PRIVATE_MODE)
-            except OSError as error:
-                raise InputError("cannot write: %s" % (error.strerror or error),
-                                 path) from None
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(descriptor)
-                raise InputError("another mmbdeid run is writing this file", path) from None
-            held.append((lock, descriptor))
-        yield
-    finally:
-        for lock, descriptor in reversed(held):
-            with contextlib.suppress(OSError):
-                os.unlink(lock)
-            os.close(descriptor)
-
-
-def check_outputs(outputs: Sequence[str], inputs: Sequence[str]) -> None:
-    """Before any work: every output must be a file path (not a directory) in an existing,
-    writable directory, and none may be an input or another output (a run must never
-    overwrite what it reads, nor write two results to one file). ``-`` (standard output)
-    may be given once."""
-    seen = {}
-    for path in inputs:
-        if path:
-            seen.setdefault(_identity(path), ("input", path))
-    for path in outputs:
-        if not path:
-            continue
-        if path == STDIO:
-            if ("stdout",) in seen:
-                raise InputError("standard output is given twice as an output", path)
-            seen[("stdout",)] = ("output", path)
-            continue
-        if path.endswith(os.sep) or os.path.isdir(path):
-            raise InputError("is a directory, expected a file to write", path)
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            raise InputError("cannot write: directory %s does not exist" % directory, path)
-        if not os.access(directory, os.W_OK | os.X_OK):
-            raise InputError("cannot write: directory %s is not writable" % directory, path)
-        if os.path.exists(path) and not os.access(path, os.W_OK):
-            raise InputError("cannot write: permission denied", path)
-        key = _identity(path)
-        if key in seen:
-            role, other = seen[key]
-            if role == "input":
-                raise InputError("is also an input of this run (%s): it would be "
-                                 "overwritten" % other, path)
-            raise InputError("is given twice as an output (%s)" % other, path)
-        seen[key] = ("output", path)
-
-
-def _identity(path: str):
-    """Files compare by device and inode when they exist (hard and symbolic links), else
-    by their resolved path."""
-    try:
-        status = os.stat(path)
-        return ("inode", status.st_dev, status.st_ino)
-    except OSError:
-        return ("path", os.path.realpath(path))

@@ -13,6 +13,7 @@ from ..errors import InputError
 from ..kinds import PERSON_LABELS
 from ..spans import GOLD, Span
 from ..text.document import Document
+from .jsondepth import check_depth
 from .posts import Record, corpus_format, json_type, numbered_lines, read_posts
 
 SPAN_LABELS = PERSON_LABELS     # what a hand-tagged span may be
@@ -45,6 +46,7 @@ class ConllDocument(NamedTuple):
 def _parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
     if isinstance(value, str):           # CSV keeps the span list as a JSON string
         try:
+            check_depth(value)
             value = json.loads(value) if value.strip() else []
         except ValueError as error:
             raise InputError("field 'spans' is not valid JSON: %s"

@@ -26,6 +26,7 @@ from .atomic import atomic_binary_output, atomic_output
 from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS,
                       PARQUET, POST_FORMATS, TSV_EXTENSIONS, corpus_format, post_format,
                       split_format)
+from .jsondepth import TooDeep, check_depth
 from .lines import numbered_lines
 from .postfile import FieldNames, PostFile, field_names_of, format_of
 from . import parquet
@@ -180,7 +181,11 @@ def _jsonl_posts(source, on_bad: Optional[OnBad],
             continue                     # blank lines (a trailing newline, spacing) are fine
         count += 1
         try:
+            check_depth(line)
             value = _DECODER.decode(line)
+        except TooDeep as error:
+            _reject(on_bad, path, number, str(error), line)
+            continue
         except _NotStandardJson as error:
             _reject(on_bad, path, number, "not standard JSON: %s" % error, line)
             continue

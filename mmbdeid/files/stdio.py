@@ -10,10 +10,11 @@ import io
 import os
 import shutil
 import sys
-import tempfile
 from typing import IO, Iterator
 
 from ..errors import InputError
+from .diskerrors import open_named, temporary_directory_name
+from .scratch import scratch_directory
 
 STDIO = "-"
 STDIN_NAME = "<stdin>"
@@ -21,20 +22,17 @@ STDIN_NAME = "<stdin>"
 
 @contextlib.contextmanager
 def spooled_stdin() -> Iterator[str]:
-    """The path of a private (0600) temporary file holding all of standard input, in
-    ``TMPDIR``; removed afterwards, also on an error or a stop signal."""
+    """The path of a private temporary file holding all of standard input, in a scratch
+    directory in ``TMPDIR``; removed afterwards, also on an error or a stop signal."""
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
     if hasattr(stdin, "isatty") and stdin.isatty():
         raise InputError("standard input is a terminal: pipe the posts in "
                          "(mmbdeid ... - < dump.jsonl)", STDIN_NAME)
-    descriptor, path = tempfile.mkstemp(prefix="mmbdeid-stdin-", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as spool:
+    with scratch_directory() as scratch:    # so a killed run's copy is removed later
+        path = os.path.join(scratch, "stdin")
+        with open_named(path, temporary_directory_name(), binary=True) as spool:
             shutil.copyfileobj(stdin, spool, 1 << 20)
         yield path
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
 
 
 @contextlib.contextmanager

@@ -5,7 +5,9 @@ outputs.TABLE`); all or nothing, like every output.
 A row gives one cell per column, as the CSV shows it (each table keeps its own number
 forms: ``0.5000``, ``0.05``), and a list cell as a list (joined by ``;`` in CSV and TSV).
 In JSON Lines a row is an object of the columns: numbers as numbers read back from those
-cells (so rounded alike), an empty number cell null, a list an array.
+cells (so rounded alike), an empty number cell null, a list an array. In CSV and TSV, files
+opened in spreadsheets, a text cell that a spreadsheet would run as a formula is written
+as text (:mod:`mmbdeid.files.spreadsheet`).
 """
 import contextlib
 import csv
@@ -14,6 +16,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from .atomic import atomic_output
 from .formats import split_format
+from .spreadsheet import spreadsheet_text
 
 TEXT, WHOLE, REAL, LIST = "text", "whole", "real", "list"
 LIST_SEPARATOR = ";"
@@ -34,6 +37,12 @@ def _json_value(kind: str, cell: Any) -> Any:
     return cell
 
 
+def _sheet_cell(kind: str, cell: Any) -> Any:
+    if kind == LIST:
+        return spreadsheet_text(LIST_SEPARATOR.join(cell))
+    return spreadsheet_text(cell) if kind == TEXT else cell
+
+
 @contextlib.contextmanager
 def table_output(path: str, fmt: str, columns: Sequence[Column], private: bool = False,
                  csv_line_end: str = "\n") -> Iterator[Callable[[Sequence[Any]], None]]:
@@ -52,6 +61,6 @@ def table_output(path: str, fmt: str, columns: Sequence[Column], private: bool =
             writer.writerow([column.name for column in columns])
 
             def write(cells: Sequence[Any]) -> None:
-                writer.writerow([LIST_SEPARATOR.join(cell) if column.kind == LIST else cell
+                writer.writerow([_sheet_cell(column.kind, cell)
                                  for column, cell in zip(columns, cells)])
         yield write

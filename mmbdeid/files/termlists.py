@@ -12,6 +12,7 @@ import json
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
+from .spreadsheet import from_spreadsheet_text
 from ..text.terms import normalize_term
 from .formats import PARQUET, extension_format, split_format
 from .lines import numbered_lines
@@ -23,7 +24,8 @@ def load_terms(path: str) -> List[str]:
     """The terms of a user's list file, in file order, duplicates dropped.
 
     A ``.csv`` or ``.tsv`` file is read as ``review`` output: a header with a ``string``
-    column, whose cells are the terms (other columns ignored); a ``.jsonl`` file too, one
+    column, whose cells are the terms (other columns ignored; the apostrophe that keeps a
+    spreadsheet from reading ``@name`` as a formula is dropped); a ``.jsonl`` file too, one
     object a line with a ``string`` key. Any other file is plain text, one term per line;
     blank lines and ``#`` comment lines are skipped. Each may be gzip-compressed.  Terms are
     whitespace-normalised (``normalize_term``); empty cells are skipped; spellings that
@@ -91,4 +93,4 @@ def _csv_terms(path: str, lines: Sequence[Tuple[int, str]], delimiter: str) -> I
             raise InputError("row has %d fields, no %r (column %d of the header on line %d)"
                              % (len(row), CSV_TERM_COLUMN, column + 1, header_line),
                              path, start)
-        yield row[column]
+        yield from_spreadsheet_text(row[column])

@@ -4,8 +4,9 @@ The driver streams the dump and submits partitions (runs of chunks) to the clust
 bounded number in flight; pass 1 partitions come back as mergeable statistics counts, pass 2
 partitions as scrubbed posts, consumed in input order. Workers need not see the driver's
 files: the model and the statistics store are broadcast to them as bytes once, and each
-worker process writes them to a private directory of its own (``mkdtemp``: a name no one
-can guess or take first, readable by this user only), checks them against the digests
+worker process writes them to a private directory of its own (a locked scratch directory
+made by ``mkdtemp``: a name no one can guess or take first, readable by this user only,
+and removed by a later run if the worker is killed outright), checks them against the digests
 the driver computed, and opens them. The statistics hold the board's usernames, and a
 model trained on a board holds names: when the run ends, however it ends, the driver has
 every worker remove the directory and forget the run; a worker that exits removes what is
@@ -19,7 +20,6 @@ import dataclasses
 import hashlib
 import multiprocessing.util
 import os
-import shutil
 import tempfile
 import threading
 import uuid
@@ -28,6 +28,7 @@ from typing import Callable, Dict, Iterable, Iterator, Set, Tuple
 
 from ..errors import InputError
 from ..files.corpora import file_sha256
+from ..files.scratch import ScratchDirectory
 from .config import DetectionConfig
 from .local import ChunkDetector, chunked
 
@@ -38,7 +39,9 @@ CONNECT_TIMEOUT = "20s"
 # The state of a worker process (built by the tasks it runs), all under the one lock.
 _worker_cache: Dict[Tuple, Callable] = {}
 _worker_cache_lock = threading.Lock()
-_run_directories: Dict[str, str] = {}   # run id -> this process's private directory for it
+# run id -> this process's private directory for it: a locked scratch directory, which a
+# later run on the machine removes if this worker is killed outright (files/scratch.py)
+_run_directories: Dict[str, ScratchDirectory] = {}
 _finished_runs: Set[str] = set()        # runs the driver closed: no directory is made again
 _removal_registered = False             # _remove_directories runs when the process exits
 
@@ -155,11 +158,11 @@ def _run_directory(run_id: str) -> str:
     with _worker_cache_lock:
         if run_id in _finished_runs:
             raise InputError("this run has ended")   # a task the driver had cancelled
-        directory = _run_directories.get(run_id)
-        if directory is None:
+        scratch = _run_directories.get(run_id)
+        if scratch is None:
             _remove_directories_at_exit()
-            directory = _run_directories[run_id] = tempfile.mkdtemp(prefix="mmbdeid-dask-")
-        return directory
+            scratch = _run_directories[run_id] = ScratchDirectory()
+        return scratch.path
 
 
 def _materialise(directory: str, digest: str, suffix: str, content: bytes) -> str:
@@ -183,9 +186,9 @@ def forget_run(run_id: str) -> None:
         _finished_runs.add(run_id)
         for key in [key for key in _worker_cache if key[1][:1] == (run_id,)]:
             del _worker_cache[key]
-        directory = _run_directories.pop(run_id, None)
-    if directory is not None:
-        shutil.rmtree(directory, ignore_errors=True)
+        scratch = _run_directories.pop(run_id, None)
+    if scratch is not None:
+        scratch.remove()
 
 
 def _remove_directories_at_exit() -> None:
@@ -220,5 +223,5 @@ def _remove_directories() -> None:
     finally:
         if locked:
             _worker_cache_lock.release()
-    for directory in directories:
-        shutil.rmtree(directory, ignore_errors=True)
+    for scratch in directories:
+        scratch.remove()

@@ -29,6 +29,7 @@ from typing import (Callable, Dict, Iterable, Iterator, List, NamedTuple, Option
                     Sequence, Tuple)
 
 from ..errors import InputError
+from ..files.scratch import ScratchDirectory
 from ..model.stats import PartialCounts
 from ..spans import Span
 from ..text.document import Document
@@ -259,7 +260,7 @@ class _Workers:
         self.workers: List[_Worker] = []
         self.deaths: Dict[int, List[str]] = {}      # chunk index -> how its workers died
         self.start_deaths: List[str] = []           # workers that died before being ready
-        self.scratch = tempfile.mkdtemp(prefix="mmbdeid-workers-")
+        self.scratch = ScratchDirectory()
         # also when the generator using this is never closed (and at interpreter exit)
         self._finalizer = weakref.finalize(self, _stop_workers, self.workers, self.scratch)
 
@@ -283,7 +284,7 @@ class _Workers:
         self._finalizer()
 
     def _start(self) -> None:
-        scratch = tempfile.mkdtemp(prefix="worker-", dir=self.scratch)
+        scratch = tempfile.mkdtemp(prefix="worker-", dir=self.scratch.path)
         connection, child = self.context.Pipe()
         inherited = [w.connection for w in self.workers] + [connection] if self.fork else []
         process = self.context.Process(
@@ -374,7 +375,7 @@ class _Workers:
         self._start()
 
 
-def _stop_workers(workers: List[_Worker], scratch: str) -> None:
+def _stop_workers(workers: List[_Worker], scratch: ScratchDirectory) -> None:
     """Ends every worker still running (SIGTERM, then SIGKILL) and removes the run's
     temporary directory, with whatever the workers left in it."""
     for worker in workers:
@@ -385,7 +386,7 @@ def _stop_workers(workers: List[_Worker], scratch: str) -> None:
     for worker in workers:
         _end_worker(worker, max(0.0, deadline - time.monotonic()))
     workers.clear()
-    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.remove()
 
 
 def _end_worker(worker: _Worker, seconds: float) -> None:

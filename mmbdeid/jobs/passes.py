@@ -11,7 +11,7 @@ takes a :class:`~mmbdeid.jobs.config.RunConfig`.
 import contextlib
 import json
 import os
-import tempfile
+import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,9 +19,11 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
 from ..files.atomic import atomic_output, atomic_path, optional_output
+from ..files.diskerrors import scratch_text_file, temporary_directory_name
 from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
-from ..files.posts import post_output, read_posts
+from ..files.posts import Record, post_output, read_posts
+from ..files.scratch import scratch_directory
 from ..files.tables import LIST, REAL, WHOLE, Column, table_output
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
@@ -31,6 +33,7 @@ from ..output.review_page import (EXAMPLES_SHOWN, Highlight, PageCounts, PageExa
 from ..spans import Span, join
 from ..text.context import context
 from .config import MAX_POST_CHARS, RunConfig
+from .input_watch import InputWatch, record_digest
 from .local import chunked, count_chunk
 from .progress import Progress
 
@@ -97,12 +100,14 @@ def _ignore(bad) -> None:
 
 class DumpScan:
     """What pass 1 learns of the records besides the statistics: the dump's fingerprint
-    (what statistics built from it record) and its field names in order of first
-    appearance (the header of a CSV output, so no record's field is lost) and, with
-    ``kinds``, the types of their values (the column types of a Parquet output)."""
+    (what statistics built from it record, and what later passes must read again: see
+    ``input_watch``) and its field names in order of first appearance (the header of a
+    CSV output, so no record's field is lost) and, with ``kinds``, the types of their
+    values (the column types of a Parquet output)."""
 
     def __init__(self, kinds: bool = False):
         self.fingerprint = DumpFingerprint()
+        self.input_watch: Optional[InputWatch] = None   # the file as pass 1 found it
         self._fields: Dict[str, None] = {}
         self.kinds = ColumnKinds() if kinds else None
 
@@ -130,21 +135,29 @@ class DumpScan:
 
 def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = False,
                 passes: int = 2, scan: Optional[DumpScan] = None,
-                max_chars: Optional[int] = MAX_POST_CHARS) -> int:
+                max_chars: Optional[int] = MAX_POST_CHARS, in_place: bool = False,
+                shown_as: Optional[str] = None) -> int:
     """Pass 1: count every post (in chunks, by the engine) into a new store at
     ``stats_path`` (private: it holds the usernames), which records the dump's
-    fingerprint. Returns the number of posts read."""
+    fingerprint. Returns the number of posts read. ``in_place``: ``stats_path`` is
+    already a private temporary file; ``shown_as``: how errors name the store."""
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d statistics" % passes, quiet=quiet)
+    scan.input_watch = InputWatch(dump)
     posts = scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars))
 
     def fill(builder: StatsBuilder) -> None:
         for chunk, counts in engine.map_ordered(_count_factory, (), chunked(posts)):
             builder.add_counts(counts)
             progress.update(len(chunk))
+        scan.input_watch.pass_one_ended(scan.fingerprint)
         builder.source = scan.fingerprint.as_source()
 
-    build_store(fill, stats_path).close()
+    try:
+        build_store(fill, stats_path, in_place).close()
+    except sqlite3.Error as error:      # a full disk, mostly: say where
+        raise InputError("statistics store: %s; nothing written" % error,
+                         shown_as or stats_path) from None
     progress.close()
     return progress.posts
 
@@ -159,8 +172,10 @@ def validate_only(dump: str, on_bad=None, quiet: bool = False, passes: int = 2,
     """Pass 1 with statistics reused: still read every record before any output exists."""
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d checking records" % passes, quiet=quiet)
+    scan.input_watch = InputWatch(dump)
     for _ in scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars)):
         progress.update(1)
+    scan.input_watch.pass_one_ended(scan.fingerprint)
     progress.close()
     return progress.posts
 
@@ -202,11 +217,13 @@ class PostResult(NamedTuple):
 
 @contextlib.contextmanager
 def _detected(config: RunConfig, engine, summary: Summary, passes: int,
-              work: str = "finding names") -> Iterator[Iterator[PostResult]]:
+              work: str = "finding names") -> Iterator[Tuple[Iterator[PostResult],
+                                                            InputWatch]]:
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
-    iterator over every post's :class:`PostResult`, in input order."""
+    iterator over every post's :class:`PostResult`, in input order, and the watch over
+    the dump for a later pass."""
     scan = DumpScan(kinds=config.output_format == PARQUET)
-    with tempfile.TemporaryDirectory(prefix="mmbdeid-") as scratch, \
+    with scratch_directory() as scratch, \
             optional_output(config.rejects_path, private=True) as rejects_handle, \
             _stats_location(config, scratch) as (stats_path, reused):
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
@@ -219,25 +236,28 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             summary.stats_reused = True
         else:
             total = build_stats(config.dump, stats_path, engine, rejects, config.quiet,
-                                passes, scan, config.max_post_chars)
+                                passes, scan, config.max_post_chars, in_place=True,
+                                shown_as=config.stats_path or temporary_directory_name())
         summary.field_names = scan.field_names
         summary.column_kinds = scan.column_kinds
         summary.rejected = rejects.count if rejects else 0
         factory, args = engine.detector(config.detection, stats_path)
+        watch = scan.input_watch
 
         def posts_with_spans() -> Iterator[PostResult]:
-            progress = Progress("pass 2/%d %s" % (passes, work), total=total,
-                                quiet=config.quiet)
-            for chunk, results in engine.map_ordered(factory, args,
-                                                     chunked(_reread(config))):
+            reader = "pass 2/%d" % passes
+            progress = Progress("%s %s" % (reader, work), total=total, quiet=config.quiet)
+            posts = (record.fields for record in watch.records(_reread(config), reader))
+            for chunk, results in engine.map_ordered(factory, args, chunked(posts)):
                 for fields, result in zip(chunk, results):
                     summary.tokens += result.tokens
                     yield PostResult(fields, result.spans, result.tokens, result.text,
                                      result.replaced)
                 progress.update(len(chunk))
             progress.close()
+            watch.check_file(reader)        # appended to after it was read?
 
-        yield posts_with_spans()
+        yield posts_with_spans(), watch
 
 
 @contextlib.contextmanager
@@ -254,11 +274,10 @@ def _stats_location(config: RunConfig, scratch: str) -> Iterator[Tuple[str, bool
         yield os.path.join(scratch, "stats.sqlite"), False
 
 
-def _reread(config: RunConfig) -> Iterator[dict]:
+def _reread(config: RunConfig) -> Iterator[Record]:
     """The dump's records after pass 1 (which logged the bad ones, with --skip-bad)."""
-    return (record.fields for record in
-            read_posts(config.dump, on_bad=_ignore if config.skip_bad else None,
-                       max_chars=config.max_post_chars))
+    return read_posts(config.dump, on_bad=_ignore if config.skip_bad else None,
+                      max_chars=config.max_post_chars)
 
 
 def scrub_dump(config: RunConfig, engine) -> Summary:
@@ -273,9 +292,9 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     by_people = OPERATORS[config.mode].needs_people
     passes = 3 if by_people else 2
     work = "finding names" if by_people else "scrubbing"
-    with _detected(config, engine, summary, passes, work) as detected:
+    with _detected(config, engine, summary, passes, work) as (detected, watch):
         if by_people:
-            _scrub_people(config, detected, summary)
+            _scrub_people(config, detected, watch, summary)
         else:
             with _post_output(config, summary) as writer, \
                     optional_output(config.spans_path) as spans_out:
@@ -293,16 +312,19 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     return summary
 
 
-def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Summary) -> None:
+def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: InputWatch,
+                  summary: Summary) -> None:
     from ..people.linking import Linker
     from ..people.personmap import PersonMap
 
     linker = Linker(config.scope)
     posts_found = 0
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as found:
+    with scratch_text_file() as found:
         for post in detected:
             linker.observe(post.fields, post.spans)
-            found.write(json.dumps([list(span) for span in post.spans]) + "\n")
+            # each record's digest: pass 3 applies these spans only to the same record
+            found.write(json.dumps([record_digest(post.fields),
+                                    [list(span) for span in post.spans]]) + "\n")
             posts_found += 1
         found.seek(0)
         people = (PersonMap.read(config.person_map) if config.person_map
@@ -313,16 +335,21 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Su
         # the spans carry each mention's person id: private, like the map
         with _post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
-            for fields, line in zip(_reread(config), found):
-                spans = [Span(*item) for item in json.loads(line)]
-                record, linked = operator.rewrite(fields, spans)
-                writer.write(record)
+            found_lines = iter(found)
+            for record in watch.records(_reread(config), "pass 3/3"):
+                digest, items = json.loads(next(found_lines, "[null, []]"))
+                if digest != record_digest(record.fields):
+                    raise watch.changed_record(record, "pass 3/3", "pass 2/3")
+                fields = record.fields
+                rewritten, linked = operator.rewrite(fields, [Span(*item) for item in items])
+                writer.write(rewritten)
                 summary.posts += 1
                 summary.removed.update(r.span.label for r in linked)
                 if spans_out is not None:
                     spans_out.write(spans_line(fields["id"], linked))
                 progress.update(1)
-        progress.close()
+            progress.close()
+            watch.check_file("pass 3/3")    # appended to after it was read?
     summary.people = len(people)
 
 
@@ -334,7 +361,7 @@ def link_dump(config: RunConfig, engine) -> Summary:
     started = time.monotonic()
     summary = Summary(verb="linked names in")
     linker = Linker(config.scope)
-    with _detected(config, engine, summary, 2) as detected:
+    with _detected(config, engine, summary, 2) as (detected, _):
         for post in detected:
             linker.observe(post.fields, post.spans)
             summary.posts += 1
@@ -423,7 +450,7 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
     found: Dict[str, _ReviewedString] = {}          # by the folded string
     page_posts: List[PagePost] = []
     with_removals = 0
-    with _detected(config, engine, summary, 2) as detected:
+    with _detected(config, engine, summary, 2) as (detected, _):
         for number, post in enumerate(detected):
             summary.posts += 1
             text = post.fields["text"]

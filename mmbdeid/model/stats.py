@@ -33,6 +33,7 @@ reference statistics instead (see there): the raw term counts of every board wit
 of every user; and, below ``THIN_DUMP_TOKENS`` tokens in all, every term's counts.
 """
 import array
+import contextlib
 import hashlib
 import itertools
 import json
@@ -841,14 +842,17 @@ class CorpusStats:
                         "other processes and load it there")
 
 
-def build_store(fill: Callable[[StatsBuilder], None], path: Optional[str] = None) -> CorpusStats:
+def build_store(fill: Callable[[StatsBuilder], None], path: Optional[str] = None,
+                in_place: bool = False) -> CorpusStats:
     """A finished store filled by ``fill(builder)``: in memory, or built on disk beside
-    ``path`` and renamed into place only once complete (a failed run leaves no file)."""
+    ``path`` and renamed into place only once complete (a failed run leaves no file).
+    ``in_place``: ``path`` is already the caller's private temporary file, filled as is."""
     if path is None:
         builder = StatsBuilder()
         fill(builder)
         return builder.finish()
-    with atomic_path(path, private=True) as temporary:    # it holds the usernames
+    place = contextlib.nullcontext(path) if in_place else atomic_path(path, private=True)
+    with place as temporary:                            # it holds the usernames
         builder = StatsBuilder(temporary)
         fill(builder)
         builder.finish().close()

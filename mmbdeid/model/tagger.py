@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import io
 import json
+import os
 import random
 import re
 import zipfile
@@ -25,7 +26,8 @@ from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
 from .features import Featurizer
 from .params import Parameters
-from ..files.atomic import atomic_path
+from ..files.atomic import atomic_binary_output
+from ..files.stdio import STDIO
 
 # Training progress: (what is counted: "features" or "iterations", done, total).
 TrainingProgress = Callable[[str, int, int], None]
@@ -346,7 +348,10 @@ class NameTagger(Parameters):
             if self.has_second_stage:
                 archive.writestr(CONTEXT_MEMBER, self.context_bytes_)
             archive.writestr("meta.json", json.dumps(meta, indent=2, sort_keys=True))
-        with atomic_path(path, private=True) as temporary, open(temporary, "wb") as handle:
+        if os.fspath(path) == STDIO:
+            raise InputError("a model cannot go to standard output: give a file", path)
+        # private: a model's token features hold names; a device or FIFO is streamed to
+        with atomic_binary_output(path, private=True) as handle:
             handle.write(buffer.getvalue())
 
     @classmethod

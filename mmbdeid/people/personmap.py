@@ -123,7 +123,10 @@ class PersonMap:
             raise InputError("cannot read the person map: %s" % error.strerror, path) from None
         except UnicodeDecodeError:
             raise InputError("the person map is not UTF-8 text", path) from None
-        owner: Dict[str, str] = {}
+        # Messages name the line and what is wrong, never what it holds: a map is full of
+        # real names, and a file given as a map by mistake may be a dump of raw posts.
+        owner: Dict[str, int] = {}               # username, folded -> its line
+        id_line: Dict[str, int] = {}             # person id -> its line
         for number, line in enumerate(lines, 1):
             line = line.strip()
             if not line or line.startswith("#"):
@@ -131,29 +134,35 @@ class PersonMap:
             fields = [f.strip() for f in line.split("|")]
             person_id = fields[0]
             if not _ID.match(person_id):
-                raise InputError("person id %r must be a letter then letters, digits, _ or -"
-                                 % person_id, path, number)
-            if person_id in people:
-                raise InputError("person %s appears twice" % person_id, path, number)
+                raise InputError("not a person map line: the first field must be a person "
+                                 "id (a letter, then letters, digits, _ or -), as in "
+                                 "'U12 | @username | Name (3)'", path, number)
+            if person_id in id_line:
+                raise InputError("this line's person id is also on line %d"
+                                 % id_line[person_id], path, number)
+            id_line[person_id] = number
             person = Person(person_id, [])
-            for entry in fields[1:]:
+            for position, entry in enumerate(fields[1:], 2):
                 if not entry:
                     continue
                 if entry.startswith("@"):
                     username = entry[1:].strip()
                     if not username:
-                        raise InputError("empty username '@'", path, number)
+                        raise InputError("field %d is an empty username '@'" % position,
+                                         path, number)
                     if username.casefold() in owner:
-                        raise InputError("username @%s is also on the line of %s"
-                                         % (username, owner[username.casefold()]), path, number)
-                    owner[username.casefold()] = person_id
+                        raise InputError("the username in field %d is also on line %d"
+                                         % (position, owner[username.casefold()]),
+                                         path, number)
+                    owner[username.casefold()] = number
                     person.usernames.append(username)
                     continue
                 count = _COUNT.search(entry)
                 written = entry[:count.start()] if count else entry
                 key = name_key(written)
                 if not key:
-                    raise InputError("%r is not a name" % entry, path, number)
+                    raise InputError("field %d is not a name (no letters or digits)"
+                                     % position, path, number)
                 person.names[key] += int(count.group(1)) if count else 1
                 person.forms.setdefault(key, written.strip())
             people.add(person)
