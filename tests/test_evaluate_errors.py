@@ -80,7 +80,8 @@ def test_errors_are_the_expected_tokens_with_context(tmp_path, capsys):
             for r in rows] == [
         ("miss", "g1", "1", "Dr", "NAME", "Thanks Linda, my rheumy [Dr] says Humira is fine. "
                                           "Maggie"),
-        ("false_removal", "g 2", "2", "@kaygirl", "O",
+        # a cell a spreadsheet would run as a formula is written as text (files/spreadsheet.py)
+        ("false_removal", "g 2", "2", "'@kaygirl", "O",
          "Ask [@kaygirl] about the pads, or mail kay@example.org ..."),
     ]
     assert float(rows[0]["prob"]) <= 0.5 and float(rows[1]["prob"]) == 1.0
