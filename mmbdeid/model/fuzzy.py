@@ -72,6 +72,8 @@ import numpy as np
 from rapidfuzz.distance import DamerauLevenshtein
 from rapidfuzz.process import cpdist
 
+from .many_lists import MASK_LISTS, ListMembership
+
 # (shortest length, distance allowed from there on), longest first
 DISTANCE_BY_LENGTH = ((5, 2), (3, 1), (0, 0))
 PREFIX_LENGTH = 10       # deletes are taken of the first 10 characters only (see above)
@@ -539,18 +541,31 @@ class MultiListIndex:
     over the union of the lists, each entry tagged with the bit mask of its lists, is
     several times faster than one query per list, with the same answers (verification is
     exact), and lets the index skip the candidates of lists already answered
-    (``FuzzyIndex.near_masks``).
+    (``FuzzyIndex.near_masks``). A mask holds ``MASK_LISTS`` lists; past that (the
+    usernames of a dump with many boards, one list per board) the index's entries keep
+    their lists in a ``ListMembership`` instead, with the same answers.
     """
 
     def __init__(self, lists: dict[str, Iterable[str]], max_distance: int = 2) -> None:
         self.names = list(lists)
-        masks: dict[str, int] = {}
-        for bit, name in enumerate(self.names):
-            for word in lists[name]:
-                if word:
-                    masks[word] = masks.get(word, 0) | (1 << bit)
-        self.index = FuzzyIndex(masks, max_distance, tags=masks)
-        self._word_masks = masks
+        self._membership: Optional[ListMembership] = None
+        if len(self.names) <= MASK_LISTS:
+            masks: dict[str, int] = {}
+            for bit, name in enumerate(self.names):
+                for word in lists[name]:
+                    if word:
+                        masks[word] = masks.get(word, 0) | (1 << bit)
+            self.index = FuzzyIndex(masks, max_distance, tags=masks)
+            self._word_masks = masks
+        else:
+            lists_of: dict[str, list[int]] = {}
+            for number, name in enumerate(self.names):
+                for word in filter(None, lists[name]):
+                    numbers = lists_of.setdefault(word, [])
+                    if not numbers or numbers[-1] != number:   # (a list may repeat a word)
+                        numbers.append(number)
+            self.index = FuzzyIndex(lists_of, max_distance)
+            self._membership = ListMembership(self.index.words, lists_of)
         self._cache: dict[str, dict[str, int]] = {}
 
     def nearest(self, token: str) -> dict[str, int]:
@@ -562,13 +577,19 @@ class MultiListIndex:
         return found
 
     def prefetch(self, tokens: Iterable[str]) -> None:
-        """Answer many tokens in one batched index query (see ``FuzzyIndex.near_masks``)."""
+        """Answer many tokens in one batched index query (see ``FuzzyIndex.near_masks``,
+        or ``ListMembership`` past ``MASK_LISTS`` lists)."""
         new = [t for t in dict.fromkeys(tokens) if t not in self._cache]
         if not new:
             return
         if len(self._cache) + len(new) > DISTANCE_CACHE_SIZE:
             self._cache.clear()   # bounded memory; text is Zipfian, the cache refills fast
         clean = [_without_surrogates(t) for t in new]
+        if self._membership is not None:
+            for token, answer in zip(new, self._membership.nearest(self.index, clean,
+                                                                   self.names)):
+                self._cache[token] = answer
+            return
         exact = np.array([self._word_masks.get(t, 0) for t in clean], dtype=np.int64)
         one, two = self.index.near_masks(clean, exact)
         # best[k, bit]: smallest distance from token k to an entry of list ``bit`` (3: none)
