@@ -72,3 +72,20 @@ def test_a_word_repeated_in_a_list_counts_once():
              for k in range(100)}
     assert MultiListIndex(lists).nearest("kimmie") == {"board080": 0}
     assert MultiListIndex(lists).nearest("kimie") == {"board080": 1}
+
+
+def test_variant_index_with_thousands_of_people_sharing_a_prefix():
+    """Every ``mary...`` username has the prefix ``mary``: the people come back once each,
+    in the order they were added, the one called exactly so left out."""
+    from mmbdeid.people.linking import VariantIndex
+    from mmbdeid.people.personmap import Person, PersonMap
+
+    people = PersonMap()
+    for k in range(3000):
+        people.add(Person(people.next_id("U"), ["mary%04d" % k]))
+    people.add(Person(people.next_id("U"), ["mary"]))
+    index = VariantIndex(people)
+    ids = [person.id for person in people]
+    index.add_usernames(people[ids[5]])             # added again: keeps its place
+    assert index.exact_people("mary") == [ids[-1]]
+    assert index.variant_people("mary") == ids[:3000]
