@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Synthetic health message-board dump for benchmarking ``mmbdeid scrub``.
 
-    python benchmarks/synthetic_dump.py 100000 -o dump.jsonl [--seed 0]
+    python benchmarks/synthetic_dump.py 100000 -o dump.jsonl [--seed 0] [--boards B] [--authors A]
 
 Writes JSON Lines posts ``{"id", "board", "thread", "author", "parent", "time", "text"}``
 shaped like a real health board (the text is random word salad, only its *shape* is
 realistic, which is what matters for throughput):
 
-* 6 boards; threads of 1-30 posts (mean about 8); replies point at an earlier post of the
-  thread;
-* about N/15 authors drawn with Zipf weights (a few very active, many one-off posters),
+* 6 boards (or ``--boards B``: ``board0001``.., the busy first); threads of 1-30 posts
+  (mean about 8); replies point at an earlier post of the thread;
+* about N/15 authors (or ``--authors A``) drawn with Zipf weights (a few very active, many
+  one-off posters),
   with username-like names (``kaygirl``, ``hippie96321``, ``Mary_J``, ``tiger``);
 * post length about 100 whitespace tokens on average with a long tail (lognormal plus
   short "thanks" replies, clipped to 5..600 tokens), paragraphs separated by blank lines;
@@ -200,17 +201,28 @@ def _post_text(rng, n_tokens, vocab, me, parent_author, thread_authors):
     return separator.join(parts)
 
 
-def generate(n_posts, path, seed=0):
-    """Write ``n_posts`` synthetic posts as JSON Lines to ``path``; returns ``n_posts``."""
+def _boards(n_boards):
+    """The boards and their weights: the six health boards, or ``n_boards`` numbered ones
+    weighted 1/sqrt(rank) (a few busy boards, a long tail of quiet ones: a forum crawl)."""
+    if n_boards is None:
+        return BOARDS, BOARD_WEIGHTS
+    return (["board%04d" % k for k in range(1, n_boards + 1)],
+            [1.0 / k ** 0.5 for k in range(1, n_boards + 1)])
+
+
+def generate(n_posts, path, seed=0, boards=None, authors=None):
+    """Write ``n_posts`` synthetic posts as JSON Lines to ``path``; returns ``n_posts``.
+    ``boards``, ``authors``: how many (default: the six health boards, ``n_posts // 15``
+    authors)."""
     rng = random.Random(seed)
     common_s, medical_s, drugs_s, first_s, plain_words = _vocabularies()
     vocab = (common_s, medical_s, drugs_s, first_s)
-    n_authors = max(1, n_posts // 15)
+    n_authors = max(1, n_posts // 15) if authors is None else authors
     authors = _authors(rng, n_authors, first_s, plain_words)
     # Zipf-Mandelbrot weights 1 / (rank + 4) ** 1.2 over the authors: a few very active
     # posters (the top one writes ~3% of the posts), a long tail of one-off posters.
     author_s = _Sampler(authors, [1.0 / (rank + 4) ** 1.2 for rank in range(1, n_authors + 1)])
-    board_s = _Sampler(BOARDS, BOARD_WEIGHTS)
+    board_s = _Sampler(*_boards(boards))
     clock = datetime(2009, 1, 1)
     written, thread_no = 0, 0
     with open(path, "w", encoding="utf-8") as out:
@@ -248,10 +260,16 @@ def main(argv=None):
     parser.add_argument("posts", type=int, metavar="N", help="number of posts")
     parser.add_argument("-o", "--output", required=True, help="output JSONL file")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--boards", type=int, metavar="B",
+                        help="numbered boards, the first the busiest (default: six health boards)")
+    parser.add_argument("--authors", type=int, metavar="A", help="default: N/15")
     args = parser.parse_args(argv)
     if args.posts < 1:
         parser.error("N must be positive")
-    generate(args.posts, args.output, seed=args.seed)
+    for name in ("boards", "authors"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            parser.error("--%s must be positive" % name)
+    generate(args.posts, args.output, seed=args.seed, boards=args.boards, authors=args.authors)
     return 0
 
 

@@ -72,6 +72,8 @@ import numpy as np
 from rapidfuzz.distance import DamerauLevenshtein
 from rapidfuzz.process import cpdist
 
+from .many_lists import MASK_LISTS, ListMembership
+
 # (shortest length, distance allowed from there on), longest first
 DISTANCE_BY_LENGTH = ((5, 2), (3, 1), (0, 0))
 PREFIX_LENGTH = 10       # deletes are taken of the first 10 characters only (see above)
@@ -446,8 +448,11 @@ class FuzzyIndex:
 
     def near_matches(self, tokens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The entries within the allowed distance (but not equal) of each token, as three
-        arrays: token position, entry id, distance (in no particular order). Batched (see
-        the module doc): all the tables are searched for all the deletes of the tokens."""
+        arrays: token position, entry id, distance (in no particular order). Batched, in
+        the two rounds of ``near_masks`` (see the module doc): the near deletes first,
+        which find every entry at distance 1; then, for tokens allowed distance 2, the
+        other pairs of tables, far-far candidates of short tokens only through deletes at
+        close positions."""
         tokens = [_without_surrogates(t) for t in tokens]
         step = self._batch_limit
         if len(tokens) > step:
@@ -456,16 +461,46 @@ class FuzzyIndex:
                      for k, (rows, ids, distances) in enumerate(parts)]
             return tuple(np.concatenate(arrays) for arrays in zip(*parts))
         near, far, limits, lengths = self._needles(tokens)
-        mask = np.uint32(self._id_mask)
-        found = []
-        for table in (self._near, self._far):
-            for packed in (near, far):
-                low, key_low = table.lookup(packed)
-                found.append((low & mask, key_low & mask))
-        owners, ids, distances = self._verify(np.array(tokens, dtype=object), found, lengths,
-                                              limits, self.max_distance)
+        token_array = np.array(tokens, dtype=object)
+        positional = lengths < PREFIX_LENGTH
+        rounds = [[(self._near, near, False)]]
+        if self.max_distance >= 2 and far.size:
+            wide = limits == 2
+            near = near[wide[(near & np.uint64(self._id_mask)).astype(np.int64)]]
+            rounds.append([(self._far, near, False), (self._near, far, True),
+                           (self._far, far, True)])
+        verified = [self._verify(token_array, self._candidate_pairs(lookups, positional),
+                                 lengths, limits, self.max_distance) for lookups in rounds]
+        owners, ids, distances = (np.concatenate(parts) for parts in zip(*verified))
+        # a pair found in both rounds once (the same distance both times)
+        keys = owners * len(self._words) + ids
+        order = np.argsort(keys, kind="stable")
+        first = np.ones(keys.size, dtype=bool)
+        np.not_equal(keys[order[1:]], keys[order[:-1]], out=first[1:])
+        owners, ids, distances = (array[order[first]] for array in (owners, ids, distances))
         near = (distances > 0) & (distances <= limits[owners])
         return owners[near], ids[near], distances[near]
+
+    def _candidate_pairs(self, lookups: list[tuple[_DeleteTable, np.ndarray, bool]],
+                         positional: np.ndarray, keep=None) -> list[tuple[np.ndarray, ...]]:
+        """The (token position, entry id) pairs sharing a delete, per lookup (table,
+        packed needles, whether they are far needles). ``keep(owners, ids)``: which pairs
+        to keep (a bool array), or all; far-far pairs of ``positional`` tokens only through
+        deletes at close positions (the position test: module doc)."""
+        mask, coded = np.uint32(self._id_mask), self._positions
+        found = []
+        for table, packed, far_needles in lookups:
+            low, key_low = table.lookup(packed)
+            # (only far needles and far keys carry positions above the id)
+            far_needles, far_keys = far_needles and coded, table is self._far and coded
+            owners = low & mask if far_needles else low
+            ids = key_low & mask if far_keys else key_low
+            kept = np.flatnonzero(keep(owners, ids)) if keep else np.arange(owners.size)
+            if far_needles and far_keys:
+                close = _CLOSE[((low[kept] >> _ID_BITS) << 8) | (key_low[kept] >> _ID_BITS)]
+                kept = kept[close | ~positional[owners[kept]]]
+            found.append((owners[kept], ids[kept]))
+        return found
 
     def near_masks(self, tokens: list[str], exact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which tags each token is near: (``one``, ``two``), int64 masks per token, such
@@ -487,26 +522,15 @@ class FuzzyIndex:
         two = np.zeros(len(tokens), dtype=tags.dtype)
         near, far, limits, lengths = self._needles(tokens)
         token_array = np.array(tokens, dtype=object)
-        mask, coded = np.uint32(self._id_mask), self._positions
         # tokens whose far-far candidates get the position test (module doc)
         positional = lengths < PREFIX_LENGTH
 
         def round_(lookups: list[tuple[_DeleteTable, np.ndarray, bool]],
                    answered: np.ndarray) -> None:
             unanswered = ~answered
-            found = []
-            for table, packed, far_needles in lookups:
-                low, key_low = table.lookup(packed)
-                # (only far needles and far keys carry positions above the id)
-                far_needles, far_keys = far_needles and coded, table is self._far and coded
-                owners = low & mask if far_needles else low
-                ids = key_low & mask if far_keys else key_low
-                # entries whose bits are all answered cannot improve on the answers
-                keep = np.flatnonzero((tags[ids] & unanswered[owners]) != 0)
-                if far_needles and far_keys:   # the position test (module doc)
-                    close = _CLOSE[((low[keep] >> _ID_BITS) << 8) | (key_low[keep] >> _ID_BITS)]
-                    keep = keep[close | ~positional[owners[keep]]]
-                found.append((owners[keep], ids[keep]))
+            # entries whose bits are all answered cannot improve on the answers
+            found = self._candidate_pairs(
+                lookups, positional, lambda owners, ids: (tags[ids] & unanswered[owners]) != 0)
             owners, ids, distances = self._verify(token_array, found, lengths, limits,
                                                   self.max_distance)
             for distance, into in ((1, one), (2, two)):
@@ -539,18 +563,31 @@ class MultiListIndex:
     over the union of the lists, each entry tagged with the bit mask of its lists, is
     several times faster than one query per list, with the same answers (verification is
     exact), and lets the index skip the candidates of lists already answered
-    (``FuzzyIndex.near_masks``).
+    (``FuzzyIndex.near_masks``). A mask holds ``MASK_LISTS`` lists; past that (the
+    usernames of a dump with many boards, one list per board) the index's entries keep
+    their lists in a ``ListMembership`` instead, with the same answers.
     """
 
     def __init__(self, lists: dict[str, Iterable[str]], max_distance: int = 2) -> None:
         self.names = list(lists)
-        masks: dict[str, int] = {}
-        for bit, name in enumerate(self.names):
-            for word in lists[name]:
-                if word:
-                    masks[word] = masks.get(word, 0) | (1 << bit)
-        self.index = FuzzyIndex(masks, max_distance, tags=masks)
-        self._word_masks = masks
+        self._membership: Optional[ListMembership] = None
+        if len(self.names) <= MASK_LISTS:
+            masks: dict[str, int] = {}
+            for bit, name in enumerate(self.names):
+                for word in lists[name]:
+                    if word:
+                        masks[word] = masks.get(word, 0) | (1 << bit)
+            self.index = FuzzyIndex(masks, max_distance, tags=masks)
+            self._word_masks = masks
+        else:
+            lists_of: dict[str, list[int]] = {}
+            for number, name in enumerate(self.names):
+                for word in filter(None, lists[name]):
+                    numbers = lists_of.setdefault(word, [])
+                    if not numbers or numbers[-1] != number:   # (a list may repeat a word)
+                        numbers.append(number)
+            self.index = FuzzyIndex(lists_of, max_distance)
+            self._membership = ListMembership(self.index.words, lists_of)
         self._cache: dict[str, dict[str, int]] = {}
 
     def nearest(self, token: str) -> dict[str, int]:
@@ -562,13 +599,19 @@ class MultiListIndex:
         return found
 
     def prefetch(self, tokens: Iterable[str]) -> None:
-        """Answer many tokens in one batched index query (see ``FuzzyIndex.near_masks``)."""
+        """Answer many tokens in one batched index query (see ``FuzzyIndex.near_masks``,
+        or ``ListMembership`` past ``MASK_LISTS`` lists)."""
         new = [t for t in dict.fromkeys(tokens) if t not in self._cache]
         if not new:
             return
         if len(self._cache) + len(new) > DISTANCE_CACHE_SIZE:
             self._cache.clear()   # bounded memory; text is Zipfian, the cache refills fast
         clean = [_without_surrogates(t) for t in new]
+        if self._membership is not None:
+            for token, answer in zip(new, self._membership.nearest(self.index, clean,
+                                                                   self.names)):
+                self._cache[token] = answer
+            return
         exact = np.array([self._word_masks.get(t, 0) for t in clean], dtype=np.int64)
         one, two = self.index.near_masks(clean, exact)
         # best[k, bit]: smallest distance from token k to an entry of list ``bit`` (3: none)

@@ -321,15 +321,19 @@ def is_misspelling(key: str, name: str) -> bool:
 
 
 class VariantIndex:
-    """Which people a name key may be a variant of, without comparing it to every name."""
+    """Which people a name key may be a variant of, without comparing it to every name.
+
+    Each index maps a key to its people in the order they were added, as a dict used as
+    an ordered set: a key can have thousands of people (every ``mary...`` username has the
+    prefix ``mary``), and a list's ``in`` test made adding them quadratic."""
 
     def __init__(self, person_map: PersonMap):
-        self.exact: Dict[str, List[str]] = defaultdict(list)
-        self.by_nickname_group: Dict[str, List[str]] = defaultdict(list)
-        self.by_initials: Dict[str, List[str]] = defaultdict(list)
-        self.by_part: Dict[str, List[str]] = defaultdict(list)
-        self.by_username_variant: Dict[str, List[str]] = defaultdict(list)
-        self.by_username_prefix: Dict[str, List[str]] = defaultdict(list)
+        self.exact: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_nickname_group: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_initials: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_part: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_username_variant: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_username_prefix: Dict[str, Dict[str, None]] = defaultdict(dict)
         # words misspellings are compared with: (first letter, length) -> [(order added,
         # word, person)] (only lengths within reach of a key's are looked at)
         self.by_first_letter: Dict[Tuple[str, int], List[Tuple[int, str, str]]] = \
@@ -377,7 +381,7 @@ class VariantIndex:
                 (len(self._letter_entries), word, person_id))
 
     def exact_people(self, key: str) -> List[str]:
-        return self.exact.get(key, [])
+        return list(self.exact.get(key, ()))
 
     def variant_people(self, key: str) -> List[str]:
         """People one of whose names ``key`` is a variant of, in first-seen order."""
@@ -404,32 +408,22 @@ class VariantIndex:
         return found
 
     def _variant_people(self, key: str) -> List[str]:
-        found: List[str] = []
+        found: Dict[str, None] = {}             # (an ordered set)
         if " " not in key:
             for canonical in _nickname_groups_by_name().get(key, ()):
-                for person_id in self.by_nickname_group.get(canonical, ()):
-                    _add_unique(found, person_id)
+                found.update(dict.fromkeys(self.by_nickname_group.get(canonical, ())))
             if 2 <= len(key) <= 4:
-                for person_id in self.by_initials.get(key, ()):
-                    _add_unique(found, person_id)
-            for person_id in self.by_part.get(key, ()):
-                _add_unique(found, person_id)
-            for _, _, person_id in self._misspelt(key):
-                _add_unique(found, person_id)
+                found.update(dict.fromkeys(self.by_initials.get(key, ())))
+            found.update(dict.fromkeys(self.by_part.get(key, ())))
+            found.update(dict.fromkeys(person_id for _, _, person_id in self._misspelt(key)))
         for index in (self.by_username_variant, self.by_username_prefix):
-            for person_id in index.get(key.replace(" ", ""), ()):
-                _add_unique(found, person_id)
-        return [p for p in found if p not in self.exact.get(key, ())]
+            found.update(dict.fromkeys(index.get(key.replace(" ", ""), ())))
+        exact = self.exact.get(key, {})
+        return [p for p in found if p not in exact]
 
 
-def _add(index: Dict[str, List[str]], key: str, person_id: str) -> None:
-    if person_id not in index[key]:
-        index[key].append(person_id)
-
-
-def _add_unique(found: List[str], person_id: str) -> None:
-    if person_id not in found:
-        found.append(person_id)
+def _add(index: Dict[str, Dict[str, None]], key: str, person_id: str) -> None:
+    index[key][person_id] = None      # (a person already there keeps their place)
 
 
 # -- scope -----------------------------------------------------------------------------
