@@ -91,7 +91,9 @@ class ChunkDetector:
                                        with_reference(CorpusStats.load(stats_path)),
                                        threshold=detection.threshold,
                                        allow=detection.allow, deny=detection.deny,
-                                       tagging=detection.tagging)
+                                       tagging=detection.tagging,
+                                       consistency=detection.consistency,
+                                       authors=detection.authors)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
 
     def __call__(self, posts: Sequence[dict]) -> List[Detected]:

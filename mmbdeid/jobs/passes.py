@@ -14,7 +14,7 @@ import os
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
@@ -271,12 +271,18 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     started = time.monotonic()
     summary = Summary()
     by_people = OPERATORS[config.mode].needs_people
-    passes = 3 if by_people else 2
-    work = "finding names" if by_people else "scrubbing"
+    consistency = config.detection.consistency is not None
+    passes = 3 if by_people or consistency else 2
+    work = "finding names" if by_people or consistency else "scrubbing"
+    if consistency and not by_people:       # the placeholders are written in pass 3
+        config = replace(config, detection=replace(config.detection,
+                                                   render_placeholders=False))
     with _detected(config, engine, summary, passes, work) as detected:
         if by_people:
             _scrub_people(config, detected, summary)
         else:
+            if consistency:
+                detected = _consistent(config, engine, detected)
             with _post_output(config, summary) as writer, \
                     optional_output(config.spans_path) as spans_out:
                 operator = OPERATORS[config.mode]()
@@ -293,15 +299,31 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     return summary
 
 
+def _consistent(config: RunConfig, engine, detected: Iterator[PostResult]
+                ) -> Iterator[PostResult]:
+    """Pass 3 of placeholder mode: ``detected`` with each post's spans completed by the
+    words its thread and author removed (:mod:`mmbdeid.jobs.consistency`), and its
+    placeholder text."""
+    from .consistency import consistent
+    detection = replace(config.detection, render_placeholders=True)
+    for fields, result in consistent(
+            detected, _reread(config), detection, engine,
+            lambda total: Progress("pass 3/3 scrubbing", total=total, quiet=config.quiet)):
+        yield PostResult(fields, result.spans, result.tokens, result.text, result.replaced)
+
+
 def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Summary) -> None:
     from ..people.linking import Linker
     from ..people.personmap import PersonMap
 
     linker = Linker(config.scope)
     posts_found = 0
+    from .consistency import Extension
+    extend = Extension(config.detection)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as found:
         for post in detected:
             linker.observe(post.fields, post.spans)
+            extend.observe(post.fields, post.spans)
             found.write(json.dumps([list(span) for span in post.spans]) + "\n")
             posts_found += 1
         found.seek(0)
@@ -313,8 +335,8 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Su
         # the spans carry each mention's person id: private, like the map
         with _post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
-            for fields, line in zip(_reread(config), found):
-                spans = [Span(*item) for item in json.loads(line)]
+            for index, (fields, line) in enumerate(zip(_reread(config), found)):
+                spans = extend([Span(*item) for item in json.loads(line)], fields, index)
                 record, linked = operator.rewrite(fields, spans)
                 writer.write(record)
                 summary.posts += 1

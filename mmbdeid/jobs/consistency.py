@@ -1,0 +1,134 @@
+"""The consistency pass of ``scrub``: one name, one decision per thread, over a whole dump.
+
+Threads need not be contiguous in a dump, and a dump may hold millions of posts, so the
+evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
+
+1. the detection pass (the workers) finds each post's spans as before; here, in the main
+   process, the words a post removed with high probability (a few, most posts none) are
+   added to its thread's and its author's sets, and its spans go to a scratch file;
+2. the next pass reads the dump again with those spans: a post given the words of its
+   scopes that its text may hold (a substring test here, exact in the worker) goes to a
+   worker with them, which finds their other occurrences without running the model again
+   (:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`) and, in placeholder mode, writes the
+   placeholders; every other post is only rewritten.
+"""
+import json
+import tempfile
+from dataclasses import replace
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from ..detect.consistency import NameEvidence, Types, removed_types
+from ..spans import Span
+from ..text.document import Document
+from .config import DetectionConfig
+from .local import Detected, chunked
+
+
+class Evidence:
+    """The main process's side: each post's words and spans taken in as pass 2 yields
+    them (:meth:`observe`), then each post's words again (:meth:`words_for`)."""
+
+    def __init__(self, detection: DetectionConfig):
+        self.level = detection.consistency
+        self.names = NameEvidence(detection.authors)
+        self.posts = 0
+
+    def keys(self, fields: dict, index: int) -> List[tuple]:
+        return self.names.keys(_field(fields, "board"), _field(fields, "thread"),
+                               _field(fields, "author"), index)
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        self.names.add(self.keys(fields, self.posts),
+                       removed_types(fields["text"], spans, self.level))
+        self.posts += 1
+
+    def words_for(self, fields: dict, index: int) -> Optional[Types]:
+        """The words of the post's scopes that its text may hold (None: none)."""
+        types = self.names.types(self.keys(fields, index))
+        if not types:
+            return None
+        text = fields["text"]
+        if text.isascii() and "<" not in text and "&" not in text:
+            # what the detector reads is this very text (no markup, references or
+            # invisible characters to take out): a word not in it is not there
+            lowered = text.lower()
+            types = {word: seen for word, seen in types.items() if word in lowered}
+        return types or None
+
+
+def _field(fields: dict, name: str) -> str:
+    value = fields.get(name)
+    return "" if value is None else str(value)
+
+
+def consistent(detected: Iterable, reread: Iterator[dict], detection: DetectionConfig,
+               engine, progress: Callable) -> Iterator[Tuple[dict, Detected]]:
+    """``(fields, Detected)`` per post, in input order: ``detected`` (pass 2's results,
+    with ``fields`` and ``spans``) completed by the consistency pass over ``reread`` (the
+    dump's records again); ``progress(total)`` starts this pass's progress report."""
+    evidence = Evidence(detection)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as found:
+        for post in detected:
+            evidence.observe(post.fields, post.spans)
+            found.write(json.dumps([list(span) for span in post.spans]) + "\n")
+        found.seek(0)
+        report = progress(evidence.posts)
+
+        def work() -> Iterator[Tuple[dict, list, Optional[Types]]]:
+            for index, (fields, line) in enumerate(zip(reread, found)):
+                spans = [Span(*item) for item in json.loads(line)]
+                yield fields, spans, evidence.words_for(fields, index)
+
+        for chunk, results in engine.map_ordered(ChunkExtender, (detection,),
+                                                 chunked(work())):
+            for (fields, _, _), result in zip(chunk, results):
+                yield fields, result
+            report.update(len(chunk))
+        report.close()
+
+
+class ChunkExtender:
+    """The consistency pass for one process: each post's spans completed with the other
+    occurrences of its scopes' words, and (placeholder mode) its placeholder text."""
+
+    def __init__(self, detection: DetectionConfig):
+        from ..detect.analyzer import Analyzer
+        from ..output.operators import PlaceholderOperator
+        self.analyzer = Analyzer.for_extension(detection.consistency, detection.authors,
+                                               allow=detection.allow)
+        self.operator = PlaceholderOperator() if detection.render_placeholders else None
+
+    def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[Types]]]
+                 ) -> List[Detected]:
+        results = []
+        for fields, spans, types in items:
+            if types:
+                spans = self.analyzer.extend(Document.from_post(fields), spans, types)
+            text = replaced = None
+            if self.operator is not None:
+                record, replaced = self.operator.rewrite(fields, spans)
+                text = record["text"]
+            results.append(Detected(spans, 0, text, replaced))
+        return results
+
+
+class Extension:
+    """The consistency step where pass 3 runs in the main process (the person modes): the
+    words each thread and author removed (:meth:`observe`, in pass 2), then each post's
+    spans completed with their other occurrences (a call, in pass 3)."""
+
+    def __init__(self, detection: DetectionConfig):
+        self.evidence = Evidence(detection) if detection.consistency is not None else None
+        if self.evidence is not None:
+            self.analyzer = ChunkExtender(replace(detection,
+                                                  render_placeholders=False)).analyzer
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        if self.evidence is not None:
+            self.evidence.observe(fields, spans)
+
+    def __call__(self, spans: List[Span], fields: dict, index: int) -> List[Span]:
+        words = self.evidence.words_for(fields, index) if self.evidence is not None else None
+        if not words:
+            return spans
+        return self.analyzer.extend(Document.from_post(fields), spans, words)
