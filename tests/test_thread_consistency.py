@@ -166,3 +166,34 @@ def test_scrub_of_a_dump_equals_the_api(tmp_path, threads, scrubbed, jobs):
     written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert {r["id"]: r["text"] for r in written} == scrubbed
     assert CONSISTENCY in spans.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text, spans, sent", [
+    ("Maren says hi", [], ["maren"]),
+    ("nothing here", [], None),                                  # not in the text
+    ("Maren says hi", [Span("NAME", 0, 5, 0.9, CRF)], None),     # already as sure
+    ("Maren says hi", [Span("NAME", 0, 5, 0.3, CRF)], ["maren"]),    # to be raised
+    ("Maren, Maren!", [Span("NAME", 0, 5, 0.9, CRF)], ["maren"]),    # one left
+    ("Ma\u200bren says hi", [], ["maren"]),          # the detector reads another text
+])
+def test_the_main_process_sends_only_posts_the_words_may_change(text, spans, sent):
+    from mmbdeid.jobs.config import DetectionConfig
+    from mmbdeid.jobs.consistency import Evidence
+    evidence = Evidence(DetectionConfig("model"))
+    evidence.observe({"text": "Maren", "thread": "t"}, [Span("NAME", 0, 5, 0.9, CRF)])
+    words = evidence.words_for({"text": text, "thread": "t"}, 1, spans)
+    assert (sorted(words) if words else None) == sent
+
+
+@pytest.mark.parametrize("text, sent", [
+    ("Annual checkup", None),                   # inside another word: not the word
+    ("Ann's checkup", ["ann"]),                 # a clitic split off
+    ("Annn't", ["ann"]),                        # the tokenizer's "Ann" "n't"... kept safe
+])
+def test_the_main_process_counts_words_as_the_tokenizer_splits_them(text, sent):
+    from mmbdeid.jobs.config import DetectionConfig
+    from mmbdeid.jobs.consistency import Evidence
+    evidence = Evidence(DetectionConfig("model"))
+    evidence.observe({"text": "Ann", "thread": "t"}, [Span("NAME", 0, 3, 0.9, CRF)])
+    words = evidence.words_for({"text": text, "thread": "t"}, 1)
+    assert (sorted(words) if words else None) == sent

@@ -178,6 +178,10 @@ class Analyzer:
         if step is None or not types:
             return spans
         found = matching_spans(document, types)
+        if found and spans:         # those a span as sure already covers change nothing
+            raised = set(raise_spans(spans, document.to_original(found)))
+            found = [span for span, original in zip(found, document.to_original(found))
+                     if original in raised]
         after = self.detectors[self.detectors.index(step) + 1:]
         for detector in after:
             if found and detector.effect == KEEP:

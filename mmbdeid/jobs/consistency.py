@@ -13,9 +13,11 @@ evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
    placeholders; every other post is only rewritten.
 """
 import json
+import re
 import tempfile
+from collections import Counter
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..detect.consistency import NameEvidence, Types, removed_types
 from ..spans import Span
@@ -42,18 +44,45 @@ class Evidence:
                        removed_types(fields["text"], spans, self.level))
         self.posts += 1
 
-    def words_for(self, fields: dict, index: int) -> Optional[Types]:
-        """The words of the post's scopes that its text may hold (None: none)."""
+    def words_for(self, fields: dict, index: int, spans: Sequence[Span] = ()
+                  ) -> Optional[Types]:
+        """The words of the post's scopes that its text may hold where ``spans`` (its
+        spans so far) do not already remove them as surely (None: none)."""
         types = self.names.types(self.keys(fields, index))
         if not types:
             return None
         text = fields["text"]
         if text.isascii() and "<" not in text and "&" not in text:
             # what the detector reads is this very text (no markup, references or
-            # invisible characters to take out): a word not in it is not there
+            # invisible characters to take out): a word not in it is not there, and one
+            # each of whose occurrences (counted as a substring: at least as many as
+            # there are) a span as sure already covers adds nothing
             lowered = text.lower()
+            covered: Dict[str, int] = {}
+            for span in spans:
+                word = lowered[span.start:span.end]
+                seen = types.get(word)
+                if seen is not None and span.score >= seen.prob:
+                    covered[word] = covered.get(word, 0) + 1
             types = {word: seen for word, seen in types.items() if word in lowered}
+            if types:
+                words = Counter(_WORD.findall(lowered))
+                types = {word: seen for word, seen in types.items()
+                         if _occurrences(word, lowered, words) > covered.get(word, 0)}
         return types or None
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _occurrences(word: str, lowered: str, words: Counter) -> int:
+    """At least as many as the tokens ``word`` is in ``lowered`` (ASCII): the runs of
+    word characters equal to it (the tokenizer splits at least there) or to it plus the
+    ``n`` of a split ``n't`` (``do`` of ``don't``), or, for a word with other characters
+    (``o'leary``), its occurrences as a substring."""
+    if not _WORD.fullmatch(word):
+        return lowered.count(word)
+    return words[word] + words[word + "n"]
 
 
 def _field(fields: dict, name: str) -> str:
@@ -77,7 +106,7 @@ def consistent(detected: Iterable, reread: Iterator[dict], detection: DetectionC
         def work() -> Iterator[Tuple[dict, list, Optional[Types]]]:
             for index, (fields, line) in enumerate(zip(reread, found)):
                 spans = [Span(*item) for item in json.loads(line)]
-                yield fields, spans, evidence.words_for(fields, index)
+                yield fields, spans, evidence.words_for(fields, index, spans)
 
         for chunk, results in engine.map_ordered(ChunkExtender, (detection,),
                                                  chunked(work())):
@@ -128,7 +157,8 @@ class Extension:
             self.evidence.observe(fields, spans)
 
     def __call__(self, spans: List[Span], fields: dict, index: int) -> List[Span]:
-        words = self.evidence.words_for(fields, index) if self.evidence is not None else None
+        words = (self.evidence.words_for(fields, index, spans) if self.evidence is not None
+                 else None)
         if not words:
             return spans
         return self.analyzer.extend(Document.from_post(fields), spans, words)
