@@ -43,9 +43,10 @@ def test_which_forms_can_be_the_name(token, seen, expected):
     ([Span("EMAIL", 0, 5, 1.0, CRF)], 0.5, {}),                # not a person
     ([Span("NAME", 6, 7, 0.99, CRF)], 0.5, {}),                # an initial: no evidence
     ([Span("USER", 9, 16, 0.7, CRF)], 0.5, {"kaygirl": ("kaygirl",)}),
+    ([Span("NAME", 17, 20, 0.9, CRF)], 0.5, {}),               # a stop word: no evidence
 ])
 def test_removed_types_are_the_models_confident_names(spans, level, expected):
-    found = removed_types("Maren T. kaygirl", spans, level)
+    found = removed_types("Maren T. kaygirl The", spans, level)
     assert {word: seen.forms for word, seen in found.items()} == expected
 
 

@@ -45,13 +45,17 @@ def _common_words():
 def removed_types(text: str, spans: Iterable[Span], level: float) -> Types:
     """The words of ``text`` (a post's own text) that ``spans`` (the chain's spans of it)
     remove as a name or username by the model with probability ``level`` or more. A single
-    letter (an initial) is no evidence: it would take every ``J`` of the thread."""
+    letter (an initial) is no evidence: it would take every ``J`` of the thread; nor is a
+    stop word (``The``, ``And`` at a sentence start the model mistook once): it would take
+    every sentence start."""
     found: Types = {}
+    stop_words = load_wordlist("stop_words")
     for span in spans:
         if span.source != CRF or span.score < level or span.label not in PERSON_LABELS:
             continue
         word = text[span.start:span.end]
-        if len(word) < 2 or not any(c.isalpha() for c in word):
+        if (len(word) < 2 or not any(c.isalpha() for c in word)
+                or word.lower() in stop_words):
             continue
         merge_type(found, word.lower(), Seen(span.score, span.label, (word,)))
     return found
