@@ -81,6 +81,10 @@ def test_dask_output_is_identical_to_local(tmp_path, dump, scheduler, tiny_model
         outputs[engine] = (out.read_bytes(), spans.read_bytes())
     assert outputs["dask"] == outputs["local"]
     assert b"[PHONE]" in outputs["dask"][0]
+    # every pass's functions (the consistency pass's too: it holds the allow and deny
+    # terms) are forgotten with the run
+    with distributed.Client(scheduler) as client:
+        assert list(client.run(_run_state).values()) == [(0, [])] * 2
 
 
 def test_dask_statistics_equal_local(tmp_path, dump, scheduler):

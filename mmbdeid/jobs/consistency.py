@@ -108,8 +108,8 @@ def consistent(detected: Iterable, reread: Iterator[dict], detection: DetectionC
                 spans = [Span(*item) for item in json.loads(line)]
                 yield fields, spans, evidence.words_for(fields, index, spans)
 
-        for chunk, results in engine.map_ordered(ChunkExtender, (detection,),
-                                                 chunked(work())):
+        factory, args = engine.extender(detection)
+        for chunk, results in engine.map_ordered(factory, args, chunked(work())):
             for (fields, _, _), result in zip(chunk, results):
                 yield fields, result
             report.update(len(chunk))
@@ -118,9 +118,11 @@ def consistent(detected: Iterable, reread: Iterator[dict], detection: DetectionC
 
 class ChunkExtender:
     """The consistency pass for one process: each post's spans completed with the other
-    occurrences of its scopes' words, and (placeholder mode) its placeholder text."""
+    occurrences of its scopes' words, and (placeholder mode) its placeholder text.
+    ``run``: the run it serves, which an engine that caches it per run (Dask) forgets it
+    by when the run ends (it holds the user's allow and deny terms)."""
 
-    def __init__(self, detection: DetectionConfig):
+    def __init__(self, run: str, detection: DetectionConfig):
         from ..detect.analyzer import Analyzer
         from ..output.operators import PlaceholderOperator
         self.analyzer = Analyzer.for_extension(detection.consistency, detection.authors,
@@ -149,8 +151,8 @@ class Extension:
     def __init__(self, detection: DetectionConfig):
         self.evidence = Evidence(detection) if detection.consistency is not None else None
         if self.evidence is not None:
-            self.analyzer = ChunkExtender(replace(detection,
-                                                  render_placeholders=False)).analyzer
+            self.analyzer = ChunkExtender("", replace(detection,
+                                                      render_placeholders=False)).analyzer
 
     def observe(self, fields: dict, spans: Sequence[Span]) -> None:
         if self.evidence is not None:

@@ -471,3 +471,8 @@ class LocalEngine:
         """(factory, args) of the pass-2 function in each worker."""
         return ChunkDetector, (detection, stats_path)
 
+    def extender(self, detection: DetectionConfig) -> Tuple[Callable, tuple]:
+        """(factory, args) of the consistency pass's function in each worker."""
+        from .consistency import ChunkExtender
+        return ChunkExtender, ("", detection)
+
