@@ -315,10 +315,10 @@ def _consistent(config: RunConfig, engine, detected: Iterator[PostResult]
 def _scrub_people(config: RunConfig, detected: Iterator[PostResult], summary: Summary) -> None:
     from ..people.linking import Linker
     from ..people.personmap import PersonMap
+    from .consistency import Extension
 
     linker = Linker(config.scope)
     posts_found = 0
-    from .consistency import Extension
     extend = Extension(config.detection)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as found:
         for post in detected:
