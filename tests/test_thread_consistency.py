@@ -178,23 +178,25 @@ def test_scrub_of_a_dump_equals_the_api(tmp_path, threads, scrubbed, jobs):
     ("Ma\u200bren says hi", [], ["maren"]),          # the detector reads another text
 ])
 def test_the_main_process_sends_only_posts_the_words_may_change(text, spans, sent):
+    assert _words_sent("Maren", text, spans) == sent
+
+
+def _words_sent(name: str, text: str, spans=()):
+    """The words the main process sends a worker with ``text`` (and its ``spans``) after
+    a post of the thread removed ``name`` with probability 0.9 (None: the post is not
+    sent with any)."""
     from mmbdeid.jobs.config import DetectionConfig
     from mmbdeid.jobs.consistency import Evidence
     evidence = Evidence(DetectionConfig("model"))
-    evidence.observe({"text": "Maren", "thread": "t"}, [Span("NAME", 0, 5, 0.9, CRF)])
+    evidence.observe({"text": name, "thread": "t"}, [Span("NAME", 0, len(name), 0.9, CRF)])
     words = evidence.words_for({"text": text, "thread": "t"}, 1, spans)
-    assert (sorted(words) if words else None) == sent
+    return sorted(words) if words else None
 
 
 @pytest.mark.parametrize("text, sent", [
     ("Annual checkup", None),                   # inside another word: not the word
     ("Ann's checkup", ["ann"]),                 # a clitic split off
-    ("Annn't", ["ann"]),                        # the tokenizer's "Ann" "n't"... kept safe
+    ("Annn't", ["ann"]),                        # the tokenizer reads "Ann" "n't"
 ])
 def test_the_main_process_counts_words_as_the_tokenizer_splits_them(text, sent):
-    from mmbdeid.jobs.config import DetectionConfig
-    from mmbdeid.jobs.consistency import Evidence
-    evidence = Evidence(DetectionConfig("model"))
-    evidence.observe({"text": "Ann", "thread": "t"}, [Span("NAME", 0, 3, 0.9, CRF)])
-    words = evidence.words_for({"text": text, "thread": "t"}, 1)
-    assert (sorted(words) if words else None) == sent
+    assert _words_sent("Ann", text) == sent
