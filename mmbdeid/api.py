@@ -76,15 +76,21 @@ class Scrubber:
         return self._tagger
 
     # -- texts ---------------------------------------------------------------------------
-    def analyze(self, text: str, **context: str) -> List[Span]:
+    def analyze(self, text: str, author: Optional[str] = None, thread: Optional[str] = None,
+                board: Optional[str] = None) -> List[Span]:
         """The identifiers in ``text`` as ``Span(label, start, end, score, source)``, one
         per mention (``Mary Jane`` is one span, with its likelier token's probability), in
-        text order. ``context``: the post's ``board``, ``thread`` and ``author``."""
-        return self.analyze_many([dict(context, text=checks.text(text))])[0]
+        text order. ``author``, ``thread``, ``board``: the post's fields (see
+        :func:`mmbdeid.scrub`)."""
+        return self.analyze_many([dict(_context(author, thread, board),
+                                       text=checks.text(text))])[0]
 
-    def scrub(self, text: str, **context: str) -> str:
-        """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...)."""
-        return self.scrub_many([dict(context, text=checks.text(text))])[0]
+    def scrub(self, text: str, author: Optional[str] = None, thread: Optional[str] = None,
+              board: Optional[str] = None) -> str:
+        """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...).
+        ``author``, ``thread``, ``board``: the post's fields (see :func:`mmbdeid.scrub`)."""
+        return self.scrub_many([dict(_context(author, thread, board),
+                                     text=checks.text(text))])[0]
 
     def analyze_many(self, posts: Sequence[dict]) -> List[List[Span]]:
         """:meth:`analyze` for many posts (dicts with ``text`` and optionally ``board``,
@@ -92,8 +98,8 @@ class Scrubber:
         documents = [_document(post) for post in _posts(posts)]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
-        return [[join(group) for group in mention_groups(d.original_text, analyzer.analyze(d))]
-                for d in documents]
+        return [[join(group) for group in mention_groups(d.original_text, spans)]
+                for d, spans in zip(documents, analyzer.analyze_all(documents))]
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""
@@ -222,16 +228,31 @@ def _scrubber(options: dict) -> Scrubber:
     return _DEFAULT
 
 
-def scrub(text: str, **options: Any) -> str:
+def scrub(text: str, author: Optional[str] = None, thread: Optional[str] = None,
+          board: Optional[str] = None, **options: Any) -> str:
     """``text`` with names, usernames, e-mails, URLs and phones replaced by placeholders.
-    ``options``: those of :class:`Scrubber` (``model``, ``threshold``, ``allow``, ...)."""
-    return _scrubber(options).scrub(text)
+    ``author``, ``thread``, ``board``: the post's fields, evidence as in a dump (the
+    author's username is removed from the text, and the author and board statistics are
+    those of a post of theirs). ``options``: those of :class:`Scrubber` (``model``,
+    ``threshold``, ``allow``, ...)."""
+    return _scrubber(options).scrub(text, **_context(author, thread, board))
 
 
-def analyze(text: str, **options: Any) -> List[Span]:
+def analyze(text: str, author: Optional[str] = None, thread: Optional[str] = None,
+            board: Optional[str] = None, **options: Any) -> List[Span]:
     """The identifiers in ``text``: ``Span(label, start, end, score, source)``, one per
-    mention, in text order. ``options``: those of :class:`Scrubber`."""
-    return _scrubber(options).analyze(text)
+    mention, in text order. ``author``, ``thread``, ``board``: as for :func:`scrub`;
+    ``options``: those of :class:`Scrubber`."""
+    return _scrubber(options).analyze(text, **_context(author, thread, board))
+
+
+def _context(author: Any, thread: Any, board: Any) -> dict:
+    """The post fields given (None: not given), checked to be strings."""
+    given = {}
+    for name, value in (("author", author), ("thread", thread), ("board", board)):
+        if value is not None:
+            given[name] = checks.string(value, name)
+    return given
 
 
 def scrub_records(records: Iterable[dict], text_field: str = "text",

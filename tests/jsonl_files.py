@@ -23,8 +23,10 @@ def listed_token_probabilities(spans_path):
 def expected_token_probabilities(posts, model_path, threshold):
     """(post id, token start) -> probability for every token that ``scrub --threshold
     THRESHOLD --spans`` must list: pattern tokens with 1.0, the others scoring above the
-    threshold with their evaluation score (scrub pools a small input's statistics with the
-    reference statistics, so the expectation does too)."""
+    threshold with their score in the whole chain of scrub (``evaluate --chain scrub``:
+    the rule steps and the words a thread removed too, over all the posts at once; scrub
+    pools a small input's statistics with the reference statistics, so the expectation
+    does too)."""
     from mmbdeid.detect.analyzer import Analyzer
     from mmbdeid.model.reference import with_reference
     from mmbdeid.model.stats import CorpusStats
@@ -32,7 +34,9 @@ def expected_token_probabilities(posts, model_path, threshold):
     from mmbdeid.text.document import Document
     documents = [Document.from_post(post) for post in posts]
     analyzer = Analyzer.for_evaluation(NameTagger.load(model_path),
-                                       with_reference(CorpusStats.build(documents)))
+                                       with_reference(CorpusStats.build(documents)),
+                                       rules=True)
+    analyzer.prepare(documents)
     expected = {}
     for post, document in zip(posts, documents):
         for score, (start, _), pattern in zip(analyzer.token_scores(document),

@@ -81,6 +81,10 @@ def test_dask_output_is_identical_to_local(tmp_path, dump, scheduler, tiny_model
         outputs[engine] = (out.read_bytes(), spans.read_bytes())
     assert outputs["dask"] == outputs["local"]
     assert b"[PHONE]" in outputs["dask"][0]
+    # every pass's functions (the consistency pass's too: it holds the allow and deny
+    # terms) are forgotten with the run
+    with distributed.Client(scheduler) as client:
+        assert list(client.run(_run_state).values()) == [(0, [])] * 2
 
 
 def test_dask_statistics_equal_local(tmp_path, dump, scheduler):
@@ -245,7 +249,7 @@ def test_a_worker_run_as_a_plain_process_removes_them_too():
 
 
 @pytest.mark.parametrize("mode, label", [("pseudonym", "pass 3/3"),
-                                         ("placeholder", "pass 2/2")])
+                                         ("placeholder", "pass 3/3")])
 def test_a_dump_replaced_between_passes_stops_a_dask_run(tmp_path, scheduler,
                                                         tiny_model_path, monkeypatch,
                                                         capsys, mode, label):

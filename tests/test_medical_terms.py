@@ -177,8 +177,9 @@ def test_chain_order():
     chain = Analyzer.build(FakeTagger(), allow=["a"], deny=["b"]).detectors
     names = [type(d).__name__ for d in chain]
     assert names[names.index("CrfDetector"):] == [
-        "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList", "PlaceholderKeeper"]
+        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter",
+        "MedicalTermFilter", "TitleKeeper", "TitledNameDetector", "SpacedNameDetector",
+        "AllowList", "DenyList", "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
     assert evaluation[-4:] == ["DrugFilter", "MedicalTermFilter", "TitleKeeper",
                                "PlaceholderKeeper"]

@@ -395,6 +395,7 @@ evidence of real-world accuracy.**
 | `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
 | `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
 | `medical_vs_names.annotated.jsonl` | 34 fictional posts written for `tests/test_medical_sample.py`: eponymous conditions, drug nicknames, abbreviations, kinship words and titles beside names (hand-written directly as JSON Lines, not built by this script) |
+| `thread_names.annotated.jsonl` | 14 fictional posts in 5 interleaved threads, written for `tests/test_thread_consistency.py` (issue 19): a name found with confidence in one post and repeated elsewhere in its thread or by its author where the context says less (a sentence start, capitals in a header, a sign-off), beside the same words as common words in lower case (`keep the faith`, `a grant`), a title and an eponym (`Graves' disease`); all `NAME` spans (hand-written with inline `[[...]]` marks, not built by this script) |
 | `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
 | `source/demo/*.txt` | the hand-written source of the demo dump (markup there is stripped on output) |
 

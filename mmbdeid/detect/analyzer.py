@@ -1,6 +1,7 @@
 """The analyzer chain: from a post to the identifier spans to remove.
 
-pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> words that are
+pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> the other
+occurrences of words the thread or author removed with high probability -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
 filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
 after a title -> the board's usernames -> spaced-out names -> allow list -> deny list ->
@@ -17,9 +18,11 @@ from bisect import bisect_right
 from typing import List, Optional, Sequence
 
 from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
-from ..spans import CRF, Span, add_spans, adjacent, drop_inside
+from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
-from .base import KEEP, Detector
+from .base import KEEP, RAISE, Detector
+from .consistency import (DEFAULT_LEVEL, ConsistencyDetector, NameEvidence, Types,
+                          matching_spans, removed_types)
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
 from .lists import AllowList, DenyList
@@ -44,16 +47,23 @@ class Analyzer:
     @classmethod
     def build(cls, tagger, stats=None, threshold: Optional[float] = None,
               drug_filter: bool = True, rules: bool = True, allow: Sequence[str] = (),
-              deny: Sequence[str] = (), tagging: str = "compiled") -> "Analyzer":
+              deny: Sequence[str] = (), tagging: str = "compiled",
+              consistency: Optional[float] = DEFAULT_LEVEL, authors: bool = True
+              ) -> "Analyzer":
         """The standard chain. ``stats``: the corpus statistics of the dump being scrubbed
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
         and titles are kept. ``rules``: names after a title, the board's usernames (with
         ``stats``) and spaced-out names.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
-        ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`)."""
+        ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`).
+        ``consistency``: with ``rules``, the level at which a word removed in a thread (and,
+        with ``authors``, by an author on the board) is removed wherever it stands there
+        (:mod:`mmbdeid.detect.consistency`; None: no such step)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
         detectors.append(CrfDetector(tagger, stats, threshold, tagging=tagging))
+        if rules and consistency is not None:
+            detectors.append(ConsistencyDetector(consistency, authors))
         detectors.append(NotNameKeeper())
         if drug_filter:
             detectors.append(DrugFilter())
@@ -96,11 +106,89 @@ class Analyzer:
 
     def prepare(self, documents: Sequence[Document]) -> None:
         """Take ``documents`` as one corpus (evaluation): a two-stage model pools its
-        first stage's scores across their threads, authors and boards."""
+        first stage's scores across their threads, authors and boards, and the
+        consistency step learns the words each thread and author removed."""
         for detector in self.detectors:
             prepare = getattr(detector, "prepare", None)
             if prepare is not None:
                 prepare(documents)
+        self.gather(documents)
+
+    @property
+    def consistency(self) -> Optional[ConsistencyDetector]:
+        """The chain's consistency step, if it has one."""
+        for detector in self.detectors:
+            if isinstance(detector, ConsistencyDetector):
+                return detector
+        return None
+
+    def gather(self, documents: Sequence[Document]) -> None:
+        """The first round of the consistency step over ``documents`` taken as one corpus
+        (evaluation): each is analysed, and the step is told the words its thread and
+        author removed with high probability (nothing without a consistency step)."""
+        step = self.consistency
+        if step is None:
+            return
+        step.forget()
+        first = [self._visible_spans(document) for document in documents]
+        for document, types in zip(documents, self.thread_types(
+                documents, [d.text for d in documents], first)):
+            step.know(document, types)
+
+    def thread_types(self, documents: Sequence[Document], texts: Sequence[str],
+                     spans: Sequence[List[Span]]) -> List[Types]:
+        """Per document, the words its thread and author removed with high probability,
+        given every document's ``spans`` (the first round's) in its ``texts``."""
+        step = self.consistency
+        if step is None:
+            return [{} for _ in documents]
+        evidence = NameEvidence(step.authors)
+        keys = [evidence.keys(d.board, d.thread, d.author, index)
+                for index, d in enumerate(documents)]
+        for its_keys, text, found in zip(keys, texts, spans):
+            evidence.add(its_keys, removed_types(text, found, step.level))
+        return [evidence.types(its_keys) for its_keys in keys]
+
+    def analyze_all(self, documents: Sequence[Document]) -> List[List[Span]]:
+        """:meth:`analyze` of each of ``documents`` taken as one dump: with a consistency
+        step, the words a thread or author removed are removed throughout it."""
+        first = [self.analyze(document) for document in documents]
+        if self.consistency is None:
+            return first
+        types = self.thread_types(documents, [d.original_text for d in documents], first)
+        return [self.extend(d, spans, t) for d, spans, t in zip(documents, first, types)]
+
+    @classmethod
+    def for_extension(cls, level: float = DEFAULT_LEVEL, authors: bool = True,
+                      drug_filter: bool = True, allow: Sequence[str] = ()) -> "Analyzer":
+        """The consistency step and the keep steps after it in :meth:`build`'s chain: all
+        :meth:`extend` needs (a dump's later pass: no model)."""
+        detectors: List[Detector] = [ConsistencyDetector(level, authors)]
+        detectors += cls.keep_steps(drug_filter)
+        if allow:
+            detectors.append(AllowList(allow))
+        return cls(detectors)
+
+    def extend(self, document: Document, spans: List[Span], types: Types) -> List[Span]:
+        """``spans`` (:meth:`analyze`'s, found without the words of ``types``) with the
+        consistency step's second round: the occurrences of those words, less what the keep
+        steps after it hold, where they raise a lower model score. The same spans as
+        :meth:`analyze` with the step told ``types``, without running the model again."""
+        step = self.consistency
+        if step is None or not types:
+            return spans
+        found = matching_spans(document, types)
+        if found and spans:         # those a span as sure already covers change nothing
+            raised = set(raise_spans(spans, document.to_original(found)))
+            found = [span for span, original in zip(found, document.to_original(found))
+                     if original in raised]
+        after = self.detectors[self.detectors.index(step) + 1:]
+        for detector in after:
+            if found and detector.effect == KEEP:
+                found = drop_inside(found, [(s.start, s.end) for s in detector.detect(document)])
+        if not found:
+            return spans
+        return raise_spans(spans, document.to_original(found))
 
     def analyze(self, document: Document) -> List[Span]:
         """The identifiers to remove, each with its label, probability and source, with
@@ -115,6 +203,8 @@ class Analyzer:
             found = detector.detect(document)
             if detector.effect == KEEP:
                 spans = drop_inside(spans, [(s.start, s.end) for s in found])
+            elif detector.effect == RAISE:
+                spans = raise_spans(spans, found)
             else:
                 spans = add_spans(spans, found)
         return spans

@@ -6,7 +6,10 @@ A detector's ``effect`` says what its spans do in the analyzer chain
 * ``REMOVE``: the spans are identifiers to remove; each replaces any span found earlier
   in the chain that it overlaps (it covers the whole identifier);
 * ``KEEP``: the spans are text to keep (a drug name, an allowed phrase); every span found
-  earlier in the chain that lies inside one is dropped.
+  earlier in the chain that lies inside one is dropped;
+* ``RAISE``: the spans are identifiers to remove where nothing found earlier overlaps them
+  or only spans of a lower score do (which they replace): a word removed elsewhere in the
+  thread raises a token the model scored lower, and never cuts a longer span found earlier.
 
 The order of the chain is therefore part of its meaning: a later detector wins.
 """
@@ -18,6 +21,7 @@ from ..text.document import Document
 
 REMOVE = "remove"
 KEEP = "keep"
+RAISE = "raise"
 
 # The tokens of the post asked about last and their lower-case forms: the drug, medical-term
 # and title steps look words up in lower case, one after the other on the same post.

@@ -3,6 +3,8 @@ jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
+from ..spans import CONSISTENCY_LEVEL
+
 
 # The longest post text a run accepts by default. Measured on this project's 2-core, 24 GiB
 # machine: a worker's peak memory is about 0.22 GB + 0.05 GB per million characters of
@@ -19,13 +21,18 @@ class DetectionConfig:
     ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
     ``render_placeholders``: the workers also write the placeholder text (placeholder
     mode); the person modes rewrite posts only after linking, in the main process.
-    ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`)."""
+    ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`).
+    ``consistency``: the probability from which a word removed in a thread (and, with
+    ``authors``, by an author on the board) is removed throughout it, in a pass after
+    detection (:mod:`mmbdeid.jobs.consistency`); None: no such pass."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     render_placeholders: bool = True
     tagging: str = "compiled"               # detect.compiled.TAGGERS: compiled or crfsuite
+    consistency: Optional[float] = CONSISTENCY_LEVEL
+    authors: bool = True
 
 
 @dataclass(frozen=True)

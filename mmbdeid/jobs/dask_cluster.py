@@ -115,6 +115,13 @@ class DaskEngine:
         return (RemoteChunkDetector, tuple(shipped) + (detection,))
 
 
+    def extender(self, detection: DetectionConfig) -> Tuple[Callable, tuple]:
+        """(factory, args) of the consistency pass's function on workers (it needs no
+        files), cached per worker under this run, so the run's end removes it too."""
+        from .consistency import ChunkExtender
+        return ChunkExtender, (self.run_id, detection)
+
+
 def _results(partition, future) -> Iterator:
     for chunk, result in zip(partition, future.result()):
         yield chunk, result

@@ -92,7 +92,9 @@ class ChunkDetector:
                                        with_reference(CorpusStats.load(stats_path)),
                                        threshold=detection.threshold,
                                        allow=detection.allow, deny=detection.deny,
-                                       tagging=detection.tagging)
+                                       tagging=detection.tagging,
+                                       consistency=detection.consistency,
+                                       authors=detection.authors)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
 
     def __call__(self, posts: Sequence[dict]) -> List[Detected]:
@@ -469,4 +471,9 @@ class LocalEngine:
     def detector(self, detection: DetectionConfig, stats_path: str) -> Tuple[Callable, tuple]:
         """(factory, args) of the pass-2 function in each worker."""
         return ChunkDetector, (detection, stats_path)
+
+    def extender(self, detection: DetectionConfig) -> Tuple[Callable, tuple]:
+        """(factory, args) of the consistency pass's function in each worker."""
+        from .consistency import ChunkExtender
+        return ChunkExtender, ("", detection)
 

@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
@@ -290,12 +290,18 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     started = time.monotonic()
     summary = Summary()
     by_people = OPERATORS[config.mode].needs_people
-    passes = 3 if by_people else 2
-    work = "finding names" if by_people else "scrubbing"
+    consistency = config.detection.consistency is not None
+    passes = 3 if by_people or consistency else 2
+    work = "finding names" if by_people or consistency else "scrubbing"
+    if consistency and not by_people:       # the placeholders are written in pass 3
+        config = replace(config, detection=replace(config.detection,
+                                                   render_placeholders=False))
     with _detected(config, engine, summary, passes, work) as (detected, watch):
         if by_people:
             _scrub_people(config, detected, watch, summary)
         else:
+            if consistency:
+                detected = _consistent(config, engine, detected, watch)
             with _post_output(config, summary) as writer, \
                     optional_output(config.spans_path) as spans_out:
                 operator = OPERATORS[config.mode]()
@@ -312,16 +318,34 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     return summary
 
 
+def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
+                watch: InputWatch) -> Iterator[PostResult]:
+    """Pass 3 of placeholder mode: ``detected`` with each post's spans completed by the
+    words its thread and author removed (:mod:`mmbdeid.jobs.consistency`), and its
+    placeholder text."""
+    from .consistency import consistent
+    detection = replace(config.detection, render_placeholders=True)
+    for fields, result in consistent(
+            detected, _reread(config), detection, engine,
+            lambda total: Progress("pass 3/3 scrubbing", total=total, quiet=config.quiet),
+            watch):
+        yield PostResult(fields, result.spans, result.tokens, result.text, result.replaced)
+    watch.check_file("pass 3/3")    # appended to after it was read?
+
+
 def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: InputWatch,
                   summary: Summary) -> None:
     from ..people.linking import Linker
     from ..people.personmap import PersonMap
+    from .consistency import Extension
 
     linker = Linker(config.scope)
     posts_found = 0
+    extend = Extension(config.detection)
     with scratch_text_file() as found:
         for post in detected:
             linker.observe(post.fields, post.spans)
+            extend.observe(post.fields, post.spans)
             # each record's digest: pass 3 applies these spans only to the same record
             found.write(json.dumps([record_digest(post.fields),
                                     [list(span) for span in post.spans]]) + "\n")
@@ -336,12 +360,13 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
         with _post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
             found_lines = iter(found)
-            for record in watch.records(_reread(config), "pass 3/3"):
+            for index, record in enumerate(watch.records(_reread(config), "pass 3/3")):
                 digest, items = json.loads(next(found_lines, "[null, []]"))
                 if digest != record_digest(record.fields):
                     raise watch.changed_record(record, "pass 3/3", "pass 2/3")
                 fields = record.fields
-                rewritten, linked = operator.rewrite(fields, [Span(*item) for item in items])
+                spans = extend([Span(*item) for item in items], fields, index)
+                rewritten, linked = operator.rewrite(fields, spans)
                 writer.write(rewritten)
                 summary.posts += 1
                 summary.removed.update(r.span.label for r in linked)

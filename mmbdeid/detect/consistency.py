@@ -1,0 +1,161 @@
+"""One name, one decision per thread (label consistency, after Krishnan & Manning 2006).
+
+A word the chain removed as a name with high probability (a CRF span scoring at least
+``level``, after the keep steps) is removed wherever else it stands in the same thread and
+in the same author's posts on the board: a surname found with confidence in a signature is
+found again in the next message, where the context says less. The evidence is gathered in
+a first round over the corpus or dump (:class:`NameEvidence`), and a second round adds the
+other occurrences (:class:`ConsistencyDetector`). An occurrence counts where its form can
+be a name: capitalised (``Maren``, ``MAREN``) or written exactly as the form seen; a common
+word written in lower case (``faith``, ``will``) stays. The keep steps after this one in
+the chain (drug names, medical terms, eponyms before a head noun, titles, the user's allow
+list, placeholders of an earlier scrub) drop what they hold, as for the model's own spans.
+
+Scopes: a post's thread (``board``, ``thread``), or the post alone when it has no thread
+(a tweet, a CoNLL document: no evidence crosses documents there), and its author on its
+board when the post has an author. Each added span scores the highest probability the word
+had in the post's scopes, with ``source`` :data:`~mmbdeid.spans.CONSISTENCY`.
+"""
+import functools
+from typing import Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..kinds import PERSON_LABELS
+from ..model.lexicon import load_wordlist
+from ..spans import CONSISTENCY, CONSISTENCY_LEVEL as DEFAULT_LEVEL, CRF, Span
+from ..text.document import Document
+from .base import RAISE, Detector
+
+
+class Seen(NamedTuple):
+    """A word removed with high probability in a scope: its best probability, that
+    span's label, and the forms it was written in."""
+    prob: float
+    label: str
+    forms: Tuple[str, ...]
+
+
+Types = Dict[str, Seen]          # by the word in lower case
+
+
+@functools.lru_cache(maxsize=1)
+def _common_words():
+    return load_wordlist("common_words") | load_wordlist("stop_words")
+
+
+def removed_types(text: str, spans: Iterable[Span], level: float) -> Types:
+    """The words of ``text`` (a post's own text) that ``spans`` (the chain's spans of it)
+    remove as a name or username by the model with probability ``level`` or more. A single
+    letter (an initial) is no evidence: it would take every ``J`` of the thread; nor is a
+    stop word (``The``, ``And`` at a sentence start the model mistook once): it would take
+    every sentence start."""
+    found: Types = {}
+    stop_words = load_wordlist("stop_words")
+    for span in spans:
+        if span.source != CRF or span.score < level or span.label not in PERSON_LABELS:
+            continue
+        word = text[span.start:span.end]
+        if (len(word) < 2 or not any(c.isalpha() for c in word)
+                or word.lower() in stop_words):
+            continue
+        merge_type(found, word.lower(), Seen(span.score, span.label, (word,)))
+    return found
+
+
+def merge_type(types: Types, key: str, seen: Seen) -> None:
+    """``types[key]`` with ``seen`` added: the higher probability (and its label), every
+    form."""
+    old = types.get(key)
+    if old is None:
+        types[key] = seen
+        return
+    best = seen if seen.prob > old.prob else old
+    forms = old.forms + tuple(f for f in seen.forms if f not in old.forms)
+    types[key] = Seen(best.prob, best.label, forms)
+
+
+def scope_keys(board: str, thread: str, author: str, post: Hashable,
+               authors: bool = True) -> List[tuple]:
+    """The scopes a post belongs to: its thread (or itself, without one) and, with
+    ``authors``, its author on its board."""
+    keys = [("thread", board, thread) if thread else ("post", post)]
+    if authors and author:
+        keys.append(("author", board, author))
+    return keys
+
+
+class NameEvidence:
+    """The words removed with high probability, per scope (small: a few words a thread)."""
+
+    def __init__(self, authors: bool = True):
+        self.authors = authors
+        self.scopes: Dict[tuple, Types] = {}
+
+    def keys(self, board: str, thread: str, author: str, post: Hashable) -> List[tuple]:
+        return scope_keys(board, thread, author, post, self.authors)
+
+    def add(self, keys: Sequence[tuple], types: Types) -> None:
+        if not types:
+            return
+        for key in keys:
+            scope = self.scopes.setdefault(key, {})
+            for word, seen in types.items():
+                merge_type(scope, word, seen)
+
+    def types(self, keys: Sequence[tuple]) -> Types:
+        """The words of all ``keys``' scopes."""
+        merged: Types = {}
+        for key in keys:
+            for word, seen in self.scopes.get(key, {}).items():
+                merge_type(merged, word, seen)
+        return merged
+
+
+def can_be_the_name(token: str, seen: Seen) -> bool:
+    """Whether ``token`` (a word of ``seen``'s type) is written as a name may be: the exact
+    form seen, or capitalised; never a common word in lower case."""
+    if token.islower() and token.lower() in _common_words():
+        return False
+    return token in seen.forms or token[:1].isupper()
+
+
+def matching_spans(document: Document, types: Types) -> List[Span]:
+    """A span on each token of ``document`` (visible text) that is one of ``types`` written
+    as a name may be; pattern tokens and placeholders of an earlier scrub excepted."""
+    if not types:
+        return []
+    spans = []
+    scrubbed = document.scrubbed
+    for i, (token, pattern) in enumerate(zip(document.tokens, document.pattern_labels)):
+        seen = types.get(token.lower())
+        if seen is None or pattern or i in scrubbed or not can_be_the_name(token, seen):
+            continue
+        start, end = document.offsets[i]
+        spans.append(Span(seen.label, start, end, seen.prob, CONSISTENCY))
+    return spans
+
+
+class ConsistencyDetector(Detector):
+    """The other occurrences of the words its thread and author removed with high
+    probability (see the module). It knows the words of a document once
+    :meth:`know` was told them (the second round); otherwise it finds nothing."""
+
+    source = CONSISTENCY
+    effect = RAISE
+
+    def __init__(self, level: float = DEFAULT_LEVEL, authors: bool = True):
+        self.level = level
+        self.authors = authors
+        self._known: Dict[int, Tuple[Document, Types]] = {}
+
+    def know(self, document: Document, types: Types) -> None:
+        self._known[id(document)] = (document, types)
+
+    def forget(self) -> None:
+        self._known = {}
+
+    def types_of(self, document: Document) -> Optional[Types]:
+        known = self._known.get(id(document))
+        return known[1] if known is not None and known[0] is document else None
+
+    def detect(self, document: Document) -> List[Span]:
+        return matching_spans(document, self.types_of(document) or {})

@@ -1,0 +1,174 @@
+"""The consistency pass of ``scrub``: one name, one decision per thread, over a whole dump.
+
+Threads need not be contiguous in a dump, and a dump may hold millions of posts, so the
+evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
+
+1. the detection pass (the workers) finds each post's spans as before; here, in the main
+   process, the words a post removed with high probability (a few, most posts none) are
+   added to its thread's and its author's sets, and its spans go to a scratch file;
+2. the next pass reads the dump again with those spans: a post given the words of its
+   scopes that its text may hold (a substring test here, exact in the worker) goes to a
+   worker with them, which finds their other occurrences without running the model again
+   (:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`) and, in placeholder mode, writes the
+   placeholders; every other post is only rewritten.
+"""
+import json
+import re
+from collections import Counter
+from dataclasses import replace
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from ..detect.consistency import NameEvidence, Types, removed_types
+from ..files.diskerrors import scratch_text_file
+from ..spans import Span
+from ..text.document import Document
+from .config import DetectionConfig
+from .input_watch import record_digest
+from .local import Detected, chunked
+
+
+class Evidence:
+    """The main process's side: each post's words and spans taken in as pass 2 yields
+    them (:meth:`observe`), then each post's words again (:meth:`words_for`)."""
+
+    def __init__(self, detection: DetectionConfig):
+        self.level = detection.consistency
+        self.names = NameEvidence(detection.authors)
+        self.posts = 0
+
+    def keys(self, fields: dict, index: int) -> List[tuple]:
+        return self.names.keys(_field(fields, "board"), _field(fields, "thread"),
+                               _field(fields, "author"), index)
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        self.names.add(self.keys(fields, self.posts),
+                       removed_types(fields["text"], spans, self.level))
+        self.posts += 1
+
+    def words_for(self, fields: dict, index: int, spans: Sequence[Span] = ()
+                  ) -> Optional[Types]:
+        """The words of the post's scopes that its text may hold where ``spans`` (its
+        spans so far) do not already remove them as surely (None: none)."""
+        types = self.names.types(self.keys(fields, index))
+        if not types:
+            return None
+        text = fields["text"]
+        if text.isascii() and "<" not in text and "&" not in text:
+            # what the detector reads is this very text (no markup, references or
+            # invisible characters to take out): a word not in it is not there, and one
+            # each of whose occurrences (counted as a substring: at least as many as
+            # there are) a span as sure already covers adds nothing
+            lowered = text.lower()
+            covered: Dict[str, int] = {}
+            for span in spans:
+                word = lowered[span.start:span.end]
+                seen = types.get(word)
+                if seen is not None and span.score >= seen.prob:
+                    covered[word] = covered.get(word, 0) + 1
+            types = {word: seen for word, seen in types.items() if word in lowered}
+            if types:
+                words = Counter(_WORD.findall(lowered))
+                types = {word: seen for word, seen in types.items()
+                         if _occurrences(word, lowered, words) > covered.get(word, 0)}
+        return types or None
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _occurrences(word: str, lowered: str, words: Counter) -> int:
+    """At least as many as the tokens ``word`` is in ``lowered`` (ASCII): the runs of
+    word characters equal to it (the tokenizer splits at least there) or to it plus the
+    ``n`` of a split ``n't`` (``do`` of ``don't``), or, for a word with other characters
+    (``o'leary``), its occurrences as a substring."""
+    if not _WORD.fullmatch(word):
+        return lowered.count(word)
+    return words[word] + words[word + "n"]
+
+
+def _field(fields: dict, name: str) -> str:
+    value = fields.get(name)
+    return "" if value is None else str(value)
+
+
+def consistent(detected: Iterable, reread: Iterator, detection: DetectionConfig,
+               engine, progress: Callable, watch) -> Iterator[Tuple[dict, Detected]]:
+    """``(fields, Detected)`` per post, in input order: ``detected`` (pass 2's results,
+    with ``fields`` and ``spans``) completed by the consistency pass over ``reread`` (the
+    dump's records again, as :class:`~mmbdeid.jobs.input_watch.InputWatch` ``watch``
+    checks them: each must be the record pass 2 saw, else the run stops);
+    ``progress(total)`` starts this pass's progress report."""
+    evidence = Evidence(detection)
+    with scratch_text_file() as found:
+        for post in detected:
+            evidence.observe(post.fields, post.spans)
+            found.write(json.dumps([record_digest(post.fields),
+                                    [list(span) for span in post.spans]]) + "\n")
+        found.seek(0)
+        report = progress(evidence.posts)
+
+        def work() -> Iterator[Tuple[dict, list, Optional[Types]]]:
+            lines = iter(found)
+            for index, record in enumerate(watch.records(reread, "pass 3/3")):
+                digest, items = json.loads(next(lines, "[null, []]"))
+                if digest != record_digest(record.fields):
+                    raise watch.changed_record(record, "pass 3/3", "pass 2/3")
+                spans = [Span(*item) for item in items]
+                yield record.fields, spans, evidence.words_for(record.fields, index, spans)
+
+        factory, args = engine.extender(detection)
+        for chunk, results in engine.map_ordered(factory, args, chunked(work())):
+            for (fields, _, _), result in zip(chunk, results):
+                yield fields, result
+            report.update(len(chunk))
+        report.close()
+
+
+class ChunkExtender:
+    """The consistency pass for one process: each post's spans completed with the other
+    occurrences of its scopes' words, and (placeholder mode) its placeholder text.
+    ``run``: the run it serves, which an engine that caches it per run (Dask) forgets it
+    by when the run ends (it holds the user's allow and deny terms)."""
+
+    def __init__(self, run: str, detection: DetectionConfig):
+        from ..detect.analyzer import Analyzer
+        from ..output.operators import PlaceholderOperator
+        self.analyzer = Analyzer.for_extension(detection.consistency, detection.authors,
+                                               allow=detection.allow)
+        self.operator = PlaceholderOperator() if detection.render_placeholders else None
+
+    def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[Types]]]
+                 ) -> List[Detected]:
+        results = []
+        for fields, spans, types in items:
+            if types:
+                spans = self.analyzer.extend(Document.from_post(fields), spans, types)
+            text = replaced = None
+            if self.operator is not None:
+                record, replaced = self.operator.rewrite(fields, spans)
+                text = record["text"]
+            results.append(Detected(spans, 0, text, replaced))
+        return results
+
+
+class Extension:
+    """The consistency step where pass 3 runs in the main process (the person modes): the
+    words each thread and author removed (:meth:`observe`, in pass 2), then each post's
+    spans completed with their other occurrences (a call, in pass 3)."""
+
+    def __init__(self, detection: DetectionConfig):
+        self.evidence = Evidence(detection) if detection.consistency is not None else None
+        if self.evidence is not None:
+            self.analyzer = ChunkExtender("", replace(detection,
+                                                      render_placeholders=False)).analyzer
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        if self.evidence is not None:
+            self.evidence.observe(fields, spans)
+
+    def __call__(self, spans: List[Span], fields: dict, index: int) -> List[Span]:
+        words = (self.evidence.words_for(fields, index, spans) if self.evidence is not None
+                 else None)
+        if not words:
+            return spans
+        return self.analyzer.extend(Document.from_post(fields), spans, words)
