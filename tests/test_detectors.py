@@ -169,7 +169,9 @@ def test_standard_chain_order():
     chain = Analyzer.build(FakeTagger([]), allow=["a"], deny=["b"]).detectors
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
-        "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
+        "CrfDetector", "NotNameKeeper", "DrugFilter",
+        "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
+        "TitleKeeper",
         "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
         "PlaceholderKeeper"]
 

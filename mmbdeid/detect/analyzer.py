@@ -2,7 +2,8 @@
 
 pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
-filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
+filter (eponyms, medical abbreviations, kinship words) -> what is not a person
+(``not_person_steps``: places, organisations, ...) -> title keeper (``Dr.``) -> names
 after a title -> the board's usernames -> spaced-out names -> allow list -> deny list ->
 placeholders of an earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
 its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
@@ -22,17 +23,26 @@ from ..text.document import Document
 from .base import KEEP, Detector
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
+from .gazetteers import GazetteerPhraseKeeper
 from .lists import AllowList, DenyList
 from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
+from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
 from .placeholders import PlaceholderKeeper
+from .places import PlaceKeeper
 from .spaced import SpacedNameDetector
 from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
 
 
 _PUNCTUATION = re.compile(r"[^\w\s]+")
+
+
+def not_person_steps() -> List[Detector]:
+    """The KEEP steps of what is not a person (issue 19, item 5): places and organisations
+    from the gazetteers."""
+    return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper()]
 
 
 class Analyzer:
@@ -58,6 +68,7 @@ class Analyzer:
         if drug_filter:
             detectors.append(DrugFilter())
             detectors.append(MedicalTermFilter())
+            detectors.extend(not_person_steps())
             detectors.append(TitleKeeper())
         if rules:
             detectors.append(TitledNameDetector())
@@ -77,7 +88,7 @@ class Analyzer:
         outside the chain (the person modes' member-name search) may remove either."""
         steps: List[Detector] = [NotNameKeeper()]
         if drug_filter:
-            steps += [DrugFilter(), MedicalTermFilter(), TitleKeeper()]
+            steps += [DrugFilter(), MedicalTermFilter(), *not_person_steps(), TitleKeeper()]
         return steps + [PlaceholderKeeper()]
 
     @classmethod
