@@ -171,7 +171,7 @@ def test_standard_chain_order():
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "NotNameKeeper", "DrugFilter",
         "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
-        "TitleKeeper",
+        "InstitutionKeeper", "PrefixedPlaceKeeper", "TitleKeeper",
         "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
         "PlaceholderKeeper"]
 

@@ -9,6 +9,7 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer, not_person_steps
 from mmbdeid.detect.base import KEEP
 from mmbdeid.detect.gazetteers import GazetteerPhraseKeeper, reads_as_person
+from mmbdeid.detect.institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from mmbdeid.detect.organisations import OrganisationKeeper
 from mmbdeid.detect.places import PlaceKeeper
 from mmbdeid.model.lexicon import load_wordlist
@@ -93,6 +94,35 @@ def test_places(text, expected):
 ])
 def test_organisations(text, expected):
     assert kept(OrganisationKeeper(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("at Mercy Hospital and the Mayo Clinic", ["Mercy", "Hospital", "Mayo", "Clinic"]),
+    ("St. Agnes Medical Center", ["St", ".", "Agnes", "Medical", "Center"]),
+    ("the J.M. Huber Corporation", ["J", ".", "M", ".", "Huber", "Corporation"]),
+    ("Georgia Tech and the University of Houston", ["Georgia", "Tech", "Houston"]),
+    ("Dr. Okafor Clinic", []),                                  # the title rule decides
+    ("Britt's Pizza", []),                                      # a possessive: an owner
+    ("Extra Garth Brooks Croke Park tickets", []),              # a person, then a surname head
+    ("Ji Sung Park scored", []),
+    ("ME & LEXA WILL ROAD TRIP", []),                           # a shouted head
+    ("Linda\nHospital food", []),                               # another line
+])
+def test_institutions(text, expected):
+    assert kept(InstitutionKeeper(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("at St. Agnes, Saint Vincent and Mt. Sinai", ["St. Agnes", "Saint Vincent", "Mt. Sinai"]),
+    ("Fort Smith, Lake Charles, Cape Cod", ["Fort Smith", "Lake Charles", "Cape Cod"]),
+    ("after Hurricane Katrina and hurricane Rita", ["Hurricane Katrina", "hurricane Rita"]),
+    ("St. Mary-Corwin", ["St. Mary", "Corwin"]),
+    ("Jill St. John and Ricki Lake", []),                       # surnames
+    ("Ft. Jim Jones", []),                                      # "featuring"
+    ("st agnes", []),
+])
+def test_prefixed_places(text, expected):
+    assert kept(PrefixedPlaceKeeper(), text) == expected
 
 
 @pytest.mark.parametrize("name", ["organisations_extra"])

@@ -24,6 +24,7 @@ from .base import KEEP, Detector
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
 from .gazetteers import GazetteerPhraseKeeper
+from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowList, DenyList
 from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
@@ -41,8 +42,9 @@ _PUNCTUATION = re.compile(r"[^\w\s]+")
 
 def not_person_steps() -> List[Detector]:
     """The KEEP steps of what is not a person (issue 19, item 5): places and organisations
-    from the gazetteers."""
-    return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper()]
+    from the gazetteers, institutions and places named after people."""
+    return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper(), InstitutionKeeper(),
+            PrefixedPlaceKeeper()]
 
 
 class Analyzer:
