@@ -171,7 +171,8 @@ def test_standard_chain_order():
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "NotNameKeeper", "DrugFilter",
         "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
-        "InstitutionKeeper", "PrefixedPlaceKeeper", "TitleKeeper",
+        "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "AcronymKeeper",
+        "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
         "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
         "PlaceholderKeeper"]
 

@@ -6,8 +6,12 @@ Each KEEP step is asked what it keeps in a sentence; the names beside those word
 never be kept (a keep step that kept them would leak them)."""
 import pytest
 
+from mmbdeid.detect.acronyms import AcronymKeeper
 from mmbdeid.detect.analyzer import Analyzer, not_person_steps
 from mmbdeid.detect.base import KEEP
+from mmbdeid.detect.calendar import CalendarKeeper
+from mmbdeid.detect.demonyms import DemonymKeeper
+from mmbdeid.detect.filenames import FileExtensionKeeper
 from mmbdeid.detect.gazetteers import GazetteerPhraseKeeper, reads_as_person
 from mmbdeid.detect.institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from mmbdeid.detect.organisations import OrganisationKeeper
@@ -123,6 +127,53 @@ def test_institutions(text, expected):
 ])
 def test_prefixed_places(text, expected):
     assert kept(PrefixedPlaceKeeper(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Monday, October and SUNDAY", ["Monday", "October", "SUNDAY"]),
+    ("on Jan. 9, 2005 and June 3rd, 3 April", ["Jan", "June", "April"]),
+    ("since May, last August, in June", ["May", "August", "June"]),
+    ("Tue, Aug 3", ["Tue", "Aug"]),
+    ("April said hi, June and May came", []),                   # first names
+    ("May I ask, Jan?", []),
+    ("wrote to June", []),
+])
+def test_calendar(text, expected):
+    assert kept(CalendarKeeper(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("monthly infusions (IVIG) and (CPAP)", ["IVIG", "CPAP"]),
+    ("a draft like GISB. Then HANO said", ["GISB"]),            # HANO: after a capital
+    ("accuses HANO of fraud", ["HANO"]),
+    ("(JOHN), (ENA) and (JS)", []),                             # first names, two letters
+    ("a test like TOVA.", []),                                  # a first name too
+    ("the hands of DLT and JFK", []),                           # initials of people
+    ("thanks DMKS", []),                                        # a sign-off ends its line
+    ("I LOVE JUSTIN SO MUCH", []),
+    ("it was FROZEN solid", []),                                # an English word
+])
+def test_acronyms(text, expected):
+    assert kept(AcronymKeeper(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("see Lisa_resume.doc and scan.PDF", ["doc", "PDF"]),
+    ("my doc. Doc said", []),
+    ("the file. doc", []),
+])
+def test_file_extensions(text, expected):
+    assert kept(FileExtensionKeeper(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Hispanic or Caucasian, Ashkenazi Jewish", ["Hispanic", "Caucasian", "Ashkenazi",
+                                                 "Jewish"]),
+    ("Arabs, Iraqis and Catholics", ["Arabs", "Iraqis", "Catholics"]),
+    ("Christian, English, French and Sunni", []),               # first names, surnames
+])
+def test_demonyms(text, expected):
+    assert kept(DemonymKeeper(), text) == expected
 
 
 @pytest.mark.parametrize("name", ["organisations_extra"])

@@ -20,9 +20,13 @@ from typing import List, Optional, Sequence
 from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside
 from ..text.document import Document
+from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
+from .calendar import CalendarKeeper
 from .crf import EVERY_TOKEN, CrfDetector
+from .demonyms import DemonymKeeper
 from .drugs import DrugFilter
+from .filenames import FileExtensionKeeper
 from .gazetteers import GazetteerPhraseKeeper
 from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowList, DenyList
@@ -42,9 +46,11 @@ _PUNCTUATION = re.compile(r"[^\w\s]+")
 
 def not_person_steps() -> List[Detector]:
     """The KEEP steps of what is not a person (issue 19, item 5): places and organisations
-    from the gazetteers, institutions and places named after people."""
+    from the gazetteers, institutions and places named after people, months and weekdays,
+    acronyms, file-name extensions, nationalities and religions."""
     return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper(), InstitutionKeeper(),
-            PrefixedPlaceKeeper()]
+            PrefixedPlaceKeeper(), CalendarKeeper(), AcronymKeeper(), FileExtensionKeeper(),
+            DemonymKeeper()]
 
 
 class Analyzer:
