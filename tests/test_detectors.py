@@ -171,8 +171,8 @@ def test_standard_chain_order():
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "NotNameKeeper", "DrugFilter",
         "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
-        "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "AcronymKeeper",
-        "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
+        "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceFilter",
+        "AcronymKeeper", "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
         "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
         "PlaceholderKeeper"]
 

@@ -11,9 +11,11 @@ from mmbdeid.detect.analyzer import Analyzer, not_person_steps
 from mmbdeid.detect.base import KEEP
 from mmbdeid.detect.calendar import CalendarKeeper
 from mmbdeid.detect.demonyms import DemonymKeeper
+from mmbdeid.detect.devices import DeviceFilter
 from mmbdeid.detect.filenames import FileExtensionKeeper
 from mmbdeid.detect.gazetteers import GazetteerPhraseKeeper, reads_as_person
 from mmbdeid.detect.institutions import InstitutionKeeper, PrefixedPlaceKeeper
+from mmbdeid.detect.medical import MedicalTermFilter
 from mmbdeid.detect.organisations import OrganisationKeeper
 from mmbdeid.detect.places import PlaceKeeper
 from mmbdeid.model.lexicon import load_wordlist
@@ -143,6 +145,28 @@ def test_calendar(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("My Dexcom and OmniPod, then a mediport", ["Dexcom", "OmniPod", "mediport"]),
+    ("Oncotype came back low", ["Oncotype"]),
+    ("Foley and Holter", []),                                   # eponyms, see below
+])
+def test_devices(text, expected):
+    assert kept(DeviceFilter(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the Somogyi effect", ["Somogyi"]),
+    ("a Foley, the Whipple, my Holter", ["Foley", "Whipple", "Holter"]),
+    ("a Foley catheter", ["Foley"]),
+    ("the Graves family", []),                                  # people
+    ("my Bell", []),                                            # a first name may be someone
+    ("the Foley Smith case", []),                               # a name follows
+    ("Foley came by", []),
+])
+def test_eponyms_after_a_determiner_or_before_a_new_head(text, expected):
+    assert kept(MedicalTermFilter(), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     ("monthly infusions (IVIG) and (CPAP)", ["IVIG", "CPAP"]),
     ("a draft like GISB. Then HANO said", ["GISB"]),            # HANO: after a capital
     ("accuses HANO of fraud", ["HANO"]),
@@ -176,7 +200,7 @@ def test_demonyms(text, expected):
     assert kept(DemonymKeeper(), text) == expected
 
 
-@pytest.mark.parametrize("name", ["organisations_extra"])
+@pytest.mark.parametrize("name", ["organisations_extra", "medical_devices"])
 def test_lists_kept_bare_hold_no_first_name(name):
     first = load_wordlist("first_names") | load_wordlist("nicknames")
     assert sorted(w for w in load_wordlist(name) if w in first) == []

@@ -25,6 +25,7 @@ from .base import KEEP, Detector
 from .calendar import CalendarKeeper
 from .crf import EVERY_TOKEN, CrfDetector
 from .demonyms import DemonymKeeper
+from .devices import DeviceFilter
 from .drugs import DrugFilter
 from .filenames import FileExtensionKeeper
 from .gazetteers import GazetteerPhraseKeeper
@@ -47,10 +48,10 @@ _PUNCTUATION = re.compile(r"[^\w\s]+")
 def not_person_steps() -> List[Detector]:
     """The KEEP steps of what is not a person (issue 19, item 5): places and organisations
     from the gazetteers, institutions and places named after people, months and weekdays,
-    acronyms, file-name extensions, nationalities and religions."""
+    medical devices, acronyms, file-name extensions, nationalities and religions."""
     return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper(), InstitutionKeeper(),
-            PrefixedPlaceKeeper(), CalendarKeeper(), AcronymKeeper(), FileExtensionKeeper(),
-            DemonymKeeper()]
+            PrefixedPlaceKeeper(), CalendarKeeper(), DeviceFilter(), AcronymKeeper(),
+            FileExtensionKeeper(), DemonymKeeper()]
 
 
 class Analyzer:

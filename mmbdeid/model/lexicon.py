@@ -29,7 +29,7 @@ WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_wor
 # kinship words, greetings. Not in WORDLISTS on purpose: that tuple drives the CRF
 # features and the fuzzy index.
 KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings",
-              "organisations_extra", "institution_heads", "demonyms")
+              "organisations_extra", "institution_heads", "medical_devices", "demonyms")
 
 _PACKAGE = "mmbdeid.lexicons"
 
