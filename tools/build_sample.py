@@ -395,6 +395,7 @@ evidence of real-world accuracy.**
 | `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
 | `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
 | `medical_vs_names.annotated.jsonl` | 34 fictional posts written for `tests/test_medical_sample.py`: eponymous conditions, drug nicknames, abbreviations, kinship words and titles beside names (hand-written directly as JSON Lines, not built by this script) |
+| `not_persons.annotated.jsonl` | 20 fictional posts written for `tests/test_not_persons_sample.py` (issue 19, item 5): places, organisations, hospitals named after saints, months and weekdays, medical devices and eponyms, acronyms in brackets, a file name and nationalities beside names, and people whose names are places (`Houston`, `Georgia`, `Jordan`); `spans` are the names, `keep` the words that must survive (hand-written with inline markup and converted once to JSON Lines, not built by this script) |
 | `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
 | `source/demo/*.txt` | the hand-written source of the demo dump (markup there is stripped on output) |
 

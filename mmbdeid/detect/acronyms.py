@@ -54,7 +54,8 @@ class AcronymKeeper(Detector):
 
     def in_sentence(self, document: Document, i: int) -> bool:
         tokens, paragraphs = document.tokens, document.paragraph_ids
-        if not (0 < i < len(tokens) - 1 and paragraphs[i - 1] == paragraphs[i] == paragraphs[i + 1]):
+        if not (0 < i < len(tokens) - 1
+                and paragraphs[i - 1] == paragraphs[i] == paragraphs[i + 1]):
             return False
         before, after = tokens[i - 1], tokens[i + 1]
         word = tokens[i].lower()

@@ -79,7 +79,8 @@ class InstitutionKeeper(Detector):
                                         document.pattern_labels)
         found: List[int] = []
         j, words = head - 1, 0
-        while j >= 0 and words < MAX_WORDS and paragraphs[j] == paragraphs[head] and not patterns[j]:
+        while (j >= 0 and words < MAX_WORDS and paragraphs[j] == paragraphs[head]
+               and not patterns[j]):
             if tokens[j] == "." and j > 0 and (
                     len(tokens[j - 1]) == 1 and tokens[j - 1].isupper()
                     or lowered[j - 1] in ABBREVIATED):

@@ -5,9 +5,9 @@ The words are the one-word companies of ``lexicons/organisations.txt`` (stock in
 the hand-made ``lexicons/organisations_extra.txt`` (web services, retailers, insurers,
 health agencies, news agencies, ...), less every word that may be a person's name (census
 first names and surnames, nicknames, gendered first names: ``Dell``, ``Ford``, ``Kaiser``,
-``Chase`` stay for the model to decide). Such a word is kept where it is written
-with a capital (``Google``, ``NASA``, ``WebMD``, ``eBay``; ``google it`` needs no help) and not after a title or a
-capitalised first name (``Maren Costco`` would be a surname).
+``Chase`` stay for the model to decide). Such a word is kept where it is written with a
+capital (``Google``, ``NASA``, ``WebMD``, ``eBay``; ``google it`` needs no help) and not
+after a title or a capitalised first name (``Maren Costco`` would be a surname).
 """
 import functools
 from typing import FrozenSet, List
