@@ -170,7 +170,9 @@ def test_standard_chain_order():
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter",
-        "MedicalTermFilter", "TitleKeeper",
+        "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
+        "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceFilter",
+        "AcronymKeeper", "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
         "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
         "PlaceholderKeeper"]
 

@@ -3,7 +3,8 @@
 pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> the other
 occurrences of words the thread or author removed with high probability -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
-filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
+filter (eponyms, medical abbreviations, kinship words) -> what is not a person
+(``not_person_steps``: places, organisations, ...) -> title keeper (``Dr.``) -> names
 after a title -> the board's usernames -> spaced-out names -> allow list -> deny list ->
 placeholders of an earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
 its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
@@ -20,22 +21,40 @@ from typing import List, Optional, Sequence
 from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
+from .acronyms import AcronymKeeper
 from .base import KEEP, RAISE, Detector
+from .calendar import CalendarKeeper
 from .consistency import (DEFAULT_LEVEL, ConsistencyDetector, NameEvidence, Types,
                           matching_spans, removed_types)
 from .crf import EVERY_TOKEN, CrfDetector
+from .demonyms import DemonymKeeper
+from .devices import DeviceFilter
 from .drugs import DrugFilter
+from .filenames import FileExtensionKeeper
+from .gazetteers import GazetteerPhraseKeeper
+from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowList, DenyList
 from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
+from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
 from .placeholders import PlaceholderKeeper
+from .places import PlaceKeeper
 from .spaced import SpacedNameDetector
 from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
 
 
 _PUNCTUATION = re.compile(r"[^\w\s]+")
+
+
+def not_person_steps() -> List[Detector]:
+    """The KEEP steps of what is not a person (issue 19, item 5): places and organisations
+    from the gazetteers, institutions and places named after people, months and weekdays,
+    medical devices, acronyms, file-name extensions, nationalities and religions."""
+    return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper(), InstitutionKeeper(),
+            PrefixedPlaceKeeper(), CalendarKeeper(), DeviceFilter(), AcronymKeeper(),
+            FileExtensionKeeper(), DemonymKeeper()]
 
 
 class Analyzer:
@@ -68,6 +87,7 @@ class Analyzer:
         if drug_filter:
             detectors.append(DrugFilter())
             detectors.append(MedicalTermFilter())
+            detectors.extend(not_person_steps())
             detectors.append(TitleKeeper())
         if rules:
             detectors.append(TitledNameDetector())
@@ -87,7 +107,7 @@ class Analyzer:
         outside the chain (the person modes' member-name search) may remove either."""
         steps: List[Detector] = [NotNameKeeper()]
         if drug_filter:
-            steps += [DrugFilter(), MedicalTermFilter(), TitleKeeper()]
+            steps += [DrugFilter(), MedicalTermFilter(), *not_person_steps(), TitleKeeper()]
         return steps + [PlaceholderKeeper()]
 
     @classmethod

@@ -10,6 +10,9 @@ Like the drug filter (``detect/drugs.py``), a KEEP step: a span on
     ``Lou Gehrig's disease``, ``Barrett's esophagus``, ``Downs syndrome``;
   - with a possessive, or with a plain ``s`` (``Hashimoto's``, ``Cushing's``, ``crohns``), unless
     a part of it is a first name or nickname (``Barrett's`` alone may be someone's);
+  - after an article or a possessive determiner (``a Foley``, ``the Whipple``, ``my
+    Holter``), not before a capitalised word or ``family`` (``the Graves family``), unless a
+    part of it is a first name;
   - written as a hyphenated compound (``Epstein-Barr``, ``Guillain-Barre``);
   - alone only if no part is a first name and some part is not a census name, for a
     compound (``von Willebrand``), or if it is an English word and no census name, for a
@@ -39,6 +42,13 @@ HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
 
 # Particles of multi-word eponyms (von Willebrand, de Quervain): not first names there.
 PARTICLES = frozenset({"von", "van", "de", "du", "di", "da", "la", "le", "del", "der", "den"})
+
+# Words before an eponym that make a thing of it: ``a Foley``, ``the Whipple``, ``my Holter``
+# (a person seldom takes one; a first name may: ``my Bell`` is left to the model).
+DETERMINERS = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "your"})
+
+# ... but ``the Graves family`` are people.
+FAMILY_WORDS = frozenset({"family", "families", "household", "kids", "children", "clan"})
 
 Phrase = Tuple[str, ...]
 
@@ -140,11 +150,13 @@ class MedicalTermFilter(Detector):
         return None
 
     def _keep_eponym(self, phrase: Phrase, written: str, hyphenated: bool, possessive: bool,
-                     plural: bool, head: bool) -> bool:
+                     plural: bool, head: bool, determiner: bool = False) -> bool:
         if head:
             return True
         has_first = any(part in self.first for part in phrase
                         if len(phrase) == 1 or part not in PARTICLES)
+        if determiner and not has_first:
+            return True
         if possessive:
             return not has_first
         if plural:      # crohns, hashimotos: a possessive without its apostrophe
@@ -169,8 +181,12 @@ class MedicalTermFilter(Detector):
         possessive = end < len(tokens) and tokens[end] in POSSESSIVES
         after = end + 1 if possessive else end
         head = after < len(tokens) and tokens[after].lower() in self.heads
+        determiner = (i > 0 and tokens[i - 1].lower() in DETERMINERS and not possessive
+                      and not (after < len(tokens) and (
+                          name_like(tokens[after], self.stop_words)
+                          or tokens[after].lower() in FAMILY_WORDS)))
         if self._keep_eponym(phrase, tokens[end - 1].lower(), hyphenated, possessive, plural,
-                             head):
+                             head, determiner):
             return after
         return i
 

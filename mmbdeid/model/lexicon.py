@@ -28,7 +28,8 @@ WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_wor
 # words: "epstein-barr", "lou gehrig"), the nouns after them, medical abbreviations,
 # kinship words, greetings. Not in WORDLISTS on purpose: that tuple drives the CRF
 # features and the fuzzy index.
-KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings")
+KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings",
+              "organisations_extra", "institution_heads", "medical_devices", "demonyms")
 
 _PACKAGE = "mmbdeid.lexicons"
 
