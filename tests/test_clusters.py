@@ -1,0 +1,52 @@
+"""Brown word clusters as CRF features (issue 19, item 4): the shipped cluster file loads
+compactly, and a token's cluster path becomes prefix features for itself and, through the
+window, for its neighbours. The posts below are fictional, written for these tests."""
+import pytest
+
+from mmbdeid.model.features import CLUSTER_PREFIXES, Featurizer, cluster_features
+from mmbdeid.model.lexicon import load_clusters
+from mmbdeid.text.document import Document
+
+
+def test_the_cluster_file_loads_every_word_with_shared_paths():
+    clusters = load_clusters()
+    assert len(clusters) == 216_852
+    paths = {id(path): path for path in clusters.values()}
+    assert len(paths) == 1_000          # one string per cluster, not one per word
+    assert all(4 <= len(path) <= 16 and set(path) <= {"0", "1"} for path in paths.values())
+    assert all(word == word.lower() for word in clusters)
+
+
+@pytest.mark.parametrize("word, path", [
+    ("kevin", "111001110"), ("john", "111001110"),     # first names share a cluster
+    ("the", "110100"), ("xqzzvy", None), ("Kevin", None),   # keys are lower-cased
+])
+def test_cluster_paths(word, path):
+    assert load_clusters().get(word) == path
+
+
+@pytest.mark.parametrize("path, expected", [
+    (None, {}),
+    ("1101", {"bc2": "11", "bc": "1101"}),
+    ("110100", {"bc2": "11", "bc4": "1101", "bc": "110100"}),
+    ("111001110", {"bc2": "11", "bc4": "1110", "bc6": "111001", "bc8": "11100111",
+                   "bc": "111001110"}),
+    ("1" * 16, {**{"bc%d" % n: "1" * n for n in CLUSTER_PREFIXES if n < 16}, "bc": "1" * 16}),
+])
+def test_cluster_features_are_the_prefixes_shorter_than_the_path_and_the_path(path, expected):
+    assert dict(cluster_features(path)) == expected
+
+
+@pytest.mark.parametrize("text, index, present, absent", [
+    # the own token's cluster, in any case, and its neighbours' under their offsets
+    ("went with kevin today", 2, {"bc:111001110", "bc2:11", "-1:bc:" + "%s"}, set()),
+    ("went with KEVIN today", 2, {"bc:111001110"}, set()),
+    ("Kevin says hi", 1, {"-1:bc:111001110", "-1:bc8:11100111"}, {"bc:111001110"}),
+    ("xqzzvy says hi", 0, set(), {"bc"}),
+])
+def test_document_items_carry_clusters_through_the_window(text, index, present, absent):
+    item = set(Featurizer().document_items(Document.from_text(text))[index])
+    with_path = {a % load_clusters()["with"] if "%s" in a else a for a in present}
+    assert with_path <= item
+    for attribute in absent:
+        assert attribute not in item and not any(a.startswith(attribute + ":") for a in item)
