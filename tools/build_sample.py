@@ -395,6 +395,7 @@ evidence of real-world accuracy.**
 | `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
 | `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
 | `medical_vs_names.annotated.jsonl` | 34 fictional posts written for `tests/test_medical_sample.py`: eponymous conditions, drug nicknames, abbreviations, kinship words and titles beside names (hand-written directly as JSON Lines, not built by this script) |
+| `lowercase_names.annotated.jsonl` | 30 fictional posts (25 threads) written for issue 19's word-cluster features (`tests/test_clusters.py`): names written in lower case, common census names (`kevin`, `maria`) and ones no name list holds (`bri`, `kenz`, `jojo`, `dre`, `tay`, `bubba`, `okafor`), public figures (`beyonce`, `bieber`); 38 name tokens, all `NAME` (hand-written directly as JSON Lines, not built by this script) |
 | `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
 | `source/demo/*.txt` | the hand-written source of the demo dump (markup there is stripped on output) |
 
