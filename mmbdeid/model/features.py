@@ -34,9 +34,9 @@ RANK_LIMITS = (("top5", 5, None), ("top10", 10, None), ("top50", 50, None), ("to
                ("top1%", None, 0.01), ("top5%", None, 0.05), ("top10%", None, 0.10),
                ("top25%", None, 0.25))
 FUZZY_LISTS = WORDLISTS                      # the paper: possible membership in every list
-# Brown-cluster path prefixes: shorter ones are coarser clusters (names vs other nouns),
-# the whole path the finest
-CLUSTER_PREFIXES = (2, 4, 6, 8, 10, 12, 16)
+# Brown-cluster path prefixes: shorter ones are coarser clusters (names vs other nouns);
+# the whole path (up to 16 bits), the finest, is a feature of its own
+CLUSTER_PREFIXES = (2, 4, 6, 8, 10, 12)
 
 
 def case_class(token: str) -> str:
@@ -105,8 +105,8 @@ def lexicon_features(nearest: Dict[str, int]) -> Features:
 @functools.lru_cache(maxsize=2048)   # 1,000 paths
 def cluster_features(path: Optional[str]) -> Tuple[Tuple[str, str], ...]:
     """A word's Brown-cluster path as prefix features: ``bc2`` .. ``bc12`` for the prefixes
-    shorter than the path, and ``bc`` the whole path (``bc16`` would repeat it for the
-    longest paths, as a prefix longer than the path repeats it). No path, no features.
+    shorter than the path, and ``bc`` the whole path (a prefix as long as the path or
+    longer would only repeat it). No path, no features.
     Pairs, for ``dict.update``: the result is shared by every word of the cluster."""
     if not path:
         return ()
