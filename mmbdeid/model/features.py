@@ -10,15 +10,17 @@ next tokens are added under ``-2:``, ``-1:``, ``+1:``, ``+2:`` prefixes.
 Features beyond the paper (they help on real noisy text): word shape, 4-character affixes,
 wordfreq Zipf level, census name frequency crossed with the Zipf level (a frequent first name
 that is a rare word, like ``kevin``, is a name even in lower case; ``will`` is not), and the
-position of a token within its paragraph (line).
+position of a token within its paragraph (line), and the token's Brown word cluster (Owoputi
+et al. 2013's tweet clusters) as prefixes of its cluster path, which groups words used alike
+(names written in lower case among them).
 """
 import functools
 import itertools
 import re
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .lexicon import (WORDLISTS, load_first_name_shares, load_gazetteer, load_last_name_ranks,
-                      load_zipf)
+from .lexicon import (WORDLISTS, load_clusters, load_first_name_shares, load_gazetteer,
+                      load_last_name_ranks, load_zipf)
 from .fuzzy import MultiListIndex, word_lists_index
 from .stats import term_of
 from .usernames import author_name_parts, username_variants
@@ -32,6 +34,9 @@ RANK_LIMITS = (("top5", 5, None), ("top10", 10, None), ("top50", 50, None), ("to
                ("top1%", None, 0.01), ("top5%", None, 0.05), ("top10%", None, 0.10),
                ("top25%", None, 0.25))
 FUZZY_LISTS = WORDLISTS                      # the paper: possible membership in every list
+# Brown-cluster path prefixes: shorter ones are coarser clusters (names vs other nouns);
+# the whole path (up to 16 bits), the finest, is a feature of its own
+CLUSTER_PREFIXES = (2, 4, 6, 8, 10, 12)
 
 
 def case_class(token: str) -> str:
@@ -95,6 +100,18 @@ def lexicon_features(nearest: Dict[str, int]) -> Features:
     (``MultiListIndex.nearest``), lists out of reach absent."""
     return {("in:" if distance == 0 else "near%d:" % distance) + name: 1.0
             for name, distance in nearest.items()}
+
+
+@functools.lru_cache(maxsize=2048)   # 1,000 paths
+def cluster_features(path: Optional[str]) -> Tuple[Tuple[str, str], ...]:
+    """A word's Brown-cluster path as prefix features: ``bc2`` .. ``bc12`` for the prefixes
+    shorter than the path, and ``bc`` the whole path (a prefix as long as the path or
+    longer would only repeat it). No path, no features.
+    Pairs, for ``dict.update``: the result is shared by every word of the cluster."""
+    if not path:
+        return ()
+    return tuple(("bc%d" % n, path[:n]) for n in CLUSTER_PREFIXES if n < len(path)) + \
+        (("bc", path),)
 
 
 def first_name_level(share: Optional[float]) -> Optional[str]:
@@ -367,6 +384,7 @@ class Featurizer:
         features.update(gazetteer_features(load_gazetteer("places").get(lower),
                                            load_gazetteer("places", 2).get(lower),
                                            lower in load_gazetteer("organisations")))
+        features.update(cluster_features(load_clusters().get(lower)))
         term = term_of(lower)
         if self.stats is not None and term is not None:
             features.update(capitalisation_features(*self.stats.capitalisation(term)))
