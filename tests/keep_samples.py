@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.model.reference import with_reference
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
@@ -22,10 +23,11 @@ def read_sample(name):
 
 def scrub_sample(records):
     """Post id -> (document, spans) from the standard scrub chain with the default model
-    and the sample's own corpus statistics."""
+    and the sample's own corpus statistics, pooled with the reference statistics as
+    ``scrub`` pools a small input's."""
     documents = [Document.from_post(record) for record in records]
     analyzer = Analyzer.build(NameTagger.load(default_model_path()),
-                              CorpusStats.build(documents))
+                              with_reference(CorpusStats.build(documents)))
     return {record["id"]: (document, analyzer.analyze(document))
             for record, document in zip(records, documents)}
 

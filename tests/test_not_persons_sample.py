@@ -14,12 +14,9 @@ from mmbdeid.text.document import Document
 
 RECORDS = read_sample("not_persons.annotated.jsonl")
 
-# Gold names the bundled model's CRF misses in this sample, with or without the keep steps
-# (measured with the chain before them); no keep step covers them (tested below).
-CRF_MISSES = {
-    "np01-02": "Ottilie after 'so my friend': P(name) below the threshold",
-    "np04-03": "Houston Abernathy, a child's name: P(name) below the threshold",
-}
+# Gold names the bundled model's CRF misses in this sample (none since the model with word
+# clusters, scored with the reference statistics as scrub scores a small input).
+CRF_MISSES: dict = {}
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,9 @@ DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 @pytest.mark.parametrize("call", [mmbdeid.scrub, lambda text, **fields:
                                   mmbdeid.Scrubber().scrub(text, **fields)])
 def test_the_authors_username_is_removed_when_the_author_is_given(call):
-    text = "best decision ever. breezy go for whatever makes you feel like you"
-    assert "breezy" in call(text)               # a word: the model alone keeps it
-    assert call(text, author="breezy", thread="t1", board="breastcancer") == \
+    text = "best decision ever. bluebird go for whatever makes you feel like you"
+    assert "bluebird" in call(text)             # a word: the model alone keeps it
+    assert call(text, author="bluebird", thread="t1", board="breastcancer") == \
         "best decision ever. [USER] go for whatever makes you feel like you"
 
 
