@@ -170,8 +170,8 @@ def test_standard_chain_order():
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
-        "PlaceholderKeeper"]
+        "TitledNameDetector", "SpacedNameDetector", "NameCompletion",
+        "AllowList", "DenyList", "PlaceholderKeeper"]
 
 
 def test_token_scores_for_evaluation():

@@ -3,14 +3,16 @@
 pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
 filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
-after a title -> the board's usernames -> spaced-out names -> allow list -> deny list ->
-placeholders of an earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
-its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
-``evaluate``/``sweep``: for evaluation it is built with a span on every token
-(:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and without the rule steps (names after a title,
-usernames, spaced-out names), so the metrics measure the model with its threshold and its
-filters (drug, medical-term, title), and scrubbing can never disagree with them about what
-the model and the filters do.
+after a title -> the board's usernames -> spaced-out names -> name completion (the rest of
+each name found so far: a :class:`~mmbdeid.detect.base.Completer`) -> allow list -> deny
+list -> placeholders of an earlier scrub (kept). Each step is a
+:class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
+``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
+evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
+and without the rule steps (names after a title, usernames, spaced-out names, name
+completion), so the metrics measure the model with its threshold and its filters (drug,
+medical-term, title), and scrubbing can never disagree with them about what the model and
+the filters do; ``evaluate --chain scrub`` builds it with the rule steps.
 """
 import re
 from bisect import bisect_right
@@ -19,7 +21,8 @@ from typing import List, Optional, Sequence
 from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside
 from ..text.document import Document
-from .base import KEEP, Detector
+from .base import KEEP, Completer, Detector
+from .completion import NameCompletion
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
 from .lists import AllowList, DenyList
@@ -49,7 +52,7 @@ class Analyzer:
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
         and titles are kept. ``rules``: names after a title, the board's usernames (with
-        ``stats``) and spaced-out names.
+        ``stats``), spaced-out names and the completion of the names found.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
         ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
@@ -64,6 +67,7 @@ class Analyzer:
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
             detectors.append(SpacedNameDetector())
+            detectors.append(NameCompletion())
         if allow:
             detectors.append(AllowList(allow))
         if deny:
@@ -112,7 +116,10 @@ class Analyzer:
         detectors find them."""
         spans: List[Span] = []
         for detector in self.detectors:
-            found = detector.detect(document)
+            if isinstance(detector, Completer):
+                found = detector.complete(document, spans)
+            else:
+                found = detector.detect(document)
             if detector.effect == KEEP:
                 spans = drop_inside(spans, [(s.start, s.end) for s in found])
             else:

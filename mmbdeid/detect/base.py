@@ -9,6 +9,14 @@ A detector's ``effect`` says what its spans do in the analyzer chain
   earlier in the chain that lies inside one is dropped.
 
 The order of the chain is therefore part of its meaning: a later detector wins.
+
+A step that needs what the chain has found so far (the rest of a name whose first part was
+removed) is a :class:`Completer`: the analyzer calls its ``complete(document, spans)`` with
+the spans found up to that step, instead of ``detect(document)``, and merges what it returns
+by its effect like any other detector's spans. A completer must score a span it adds from a
+span found before with that span's score (not 1.0): evaluation runs the chain with a span on
+every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and reads the scores against each
+threshold, so a span added from a seed must count as found exactly when its seed does.
 """
 from itertools import compress
 from typing import AbstractSet, Iterable, List, Sequence, Tuple
@@ -62,3 +70,16 @@ class Detector:
 
     def __repr__(self) -> str:
         return "%s()" % type(self).__name__
+
+
+class Completer(Detector):
+    """A detector that reads the spans found before it in the chain (see the module)."""
+
+    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
+        """The spans to add (or keep), given ``spans``, those found so far (sorted, in
+        ``document.text``)."""
+        raise NotImplementedError
+
+    def detect(self, document: Document) -> List[Span]:
+        """What the step finds in ``document`` alone, with nothing found before it."""
+        return self.complete(document, [])
