@@ -86,6 +86,9 @@ def scrub(text, tagged, threshold=None):
     ("I got an A. Glenn was pleased", {"Glenn"}, "I got an A. [NAME] was pleased"),
     ("FYI Vince P.S. Tom, call", {"Vince"}, "FYI [NAME] P.S. Tom, call"),
     ("Maren Tamoxifen", {"Maren"}, "[NAME] Tamoxifen"),
+    # what the chain's KEEP steps keep stays (an eponym before its head noun)
+    ("Rosalind, Barrett's esophagus is common", {"Rosalind"},
+     "[NAME], Barrett's esophagus is common"),
     # letters of spaced-out text are no initials, nor seeds
     ("S E X Y Oyelaran", {"Oyelaran"}, "S E X Y [NAME]"),
     ("S E X Y Oyelaran", {"Y"}, "S E X [NAME] Oyelaran"),

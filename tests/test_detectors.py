@@ -170,7 +170,7 @@ def test_standard_chain_order():
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "NameCompletion",
+        "TitledNameDetector", "SpacedNameDetector", "SignOffDetector", "NameCompletion",
         "AllowList", "DenyList", "PlaceholderKeeper"]
 
 

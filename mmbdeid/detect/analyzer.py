@@ -3,14 +3,15 @@
 pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
 filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
-after a title -> the board's usernames -> spaced-out names -> name completion (the rest of
-each name found so far: a :class:`~mmbdeid.detect.base.Completer`) -> allow list -> deny
-list -> placeholders of an earlier scrub (kept). Each step is a
+after a title -> the board's usernames -> spaced-out names -> sign-offs (initials and first
+names where a post is signed) -> name completion (the rest of each name found so far: a
+:class:`~mmbdeid.detect.base.Completer`) -> allow list -> deny list -> placeholders of an
+earlier scrub (kept). Each step is a
 :class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
 ``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
 evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
-and without the rule steps (names after a title, usernames, spaced-out names, name
-completion), so the metrics measure the model with its threshold and its filters (drug,
+and without the rule steps (names after a title, usernames, spaced-out names, sign-offs,
+name completion), so the metrics measure the model with its threshold and its filters (drug,
 medical-term, title), and scrubbing can never disagree with them about what the model and
 the filters do; ``evaluate --chain scrub`` builds it with the rule steps.
 """
@@ -30,6 +31,7 @@ from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
 from .patterns import PatternDetector
 from .placeholders import PlaceholderKeeper
+from .signoff import SignOffDetector
 from .spaced import SpacedNameDetector
 from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
@@ -52,7 +54,7 @@ class Analyzer:
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
         and titles are kept. ``rules``: names after a title, the board's usernames (with
-        ``stats``), spaced-out names and the completion of the names found.
+        ``stats``), spaced-out names, sign-offs and the completion of the names found.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
         ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
@@ -67,7 +69,8 @@ class Analyzer:
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
             detectors.append(SpacedNameDetector())
-            detectors.append(NameCompletion())
+            detectors.append(SignOffDetector())
+            detectors.append(NameCompletion(cls.keep_steps(drug_filter)))
         if allow:
             detectors.append(AllowList(allow))
         if deny:

@@ -21,7 +21,7 @@ threshold, so a span added from a seed must count as found exactly when its seed
 from itertools import compress
 from typing import AbstractSet, Iterable, List, Sequence, Tuple
 
-from ..spans import Span
+from ..spans import Span, drop_inside
 from ..text.document import Document
 
 REMOVE = "remove"
@@ -70,6 +70,18 @@ class Detector:
 
     def __repr__(self) -> str:
         return "%s()" % type(self).__name__
+
+
+def without_kept(spans: List[Span], document: Document,
+                 steps: Sequence[Detector]) -> List[Span]:
+    """``spans`` less those inside what one of the KEEP ``steps`` keeps in ``document``: a
+    rule step placed after the chain's KEEP steps asks them itself (``Barrett`` of
+    ``Barrett's esophagus`` stays, whatever the rule says)."""
+    for step in steps:
+        if not spans:
+            break
+        spans = drop_inside(spans, [(s.start, s.end) for s in step.detect(document)])
+    return spans
 
 
 class Completer(Detector):

@@ -36,7 +36,8 @@ full stop crossed is an initial's (``Rita. Tomm`` is two mentions). A name has a
 ``MAX_WORDS`` words, and two words that make a place or an organisation together (``San
 Francisco``, ``Burger King``) are not completed into one name.
 
-Each added span has its seed's score and the source ``completion``: at any threshold it is
+The chain's KEEP steps keep what they keep from this step too (``Barrett`` of ``Rosalind,
+Barrett's esophagus``). Each added span has its seed's score and the source ``completion``: at any threshold it is
 removed exactly when its seed is (evaluation reads the chain with a span on every token).
 """
 import functools
@@ -46,7 +47,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 from ..model.lexicon import load_gazetteer, load_last_name_ranks, load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
-from .base import Completer
+from .base import Completer, Detector, without_kept
 from .medical import HYPHENS, first_names
 from .titles import title_words
 
@@ -373,8 +374,11 @@ class NameCompletion(Completer):
 
     source = COMPLETION
 
-    def __init__(self):
+    def __init__(self, keep_steps: Sequence[Detector] = ()):
+        """``keep_steps``: the chain's KEEP steps (``Analyzer.keep_steps``), which keep
+        what they keep from this step too."""
         self.words = NameWords()
+        self.keep_steps = list(keep_steps)
 
     def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
         seeds = [s for s in spans if s.label == "NAME"]
@@ -395,8 +399,8 @@ class NameCompletion(Completer):
             for k in self._completing(walk, *bounds):
                 if seed.score > max(score_at.get(k, 0.0), best.get(k, 0.0)):
                     best[k] = seed.score
-        return [Span("NAME", *document.offsets[k], score, COMPLETION)
-                for k, score in sorted(best.items())]
+        return without_kept([Span("NAME", *document.offsets[k], score, COMPLETION)
+                             for k, score in sorted(best.items())], document, self.keep_steps)
 
     @staticmethod
     def _completing(walk: _Walk, first: int, last: int) -> Set[int]:
