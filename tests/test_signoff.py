@@ -71,6 +71,13 @@ def scrub(text):
     ("that's a big Pac- Man", "that's a big Pac- Man"),
     ("it was slide. s..", "it was slide. s.."),
     ("Love you all -D", "Love you all -[NAME]"),
+    # tweets: a word cut short, an interjection, a letter between stars
+    ("look at my bae. G\u2026", "look at my bae. G\u2026"),
+    ("or whatever.. oop", "or whatever.. oop"),
+    ("LUCKY 13 * Q *", "LUCKY 13 * Q *"),
+    ("Bom Dia:)", "Bom Dia:)"),
+    ("Jgh", "Jgh"),
+    ("Keep fighting.\nPrayers,\nMK", "Keep fighting.\nPrayers,\n[NAME]"),
     ("Mary and I went", "Mary and I went"),
     ("I told my DH about it", "I told my DH about it"),
 ])

@@ -23,7 +23,9 @@ at a sign-off position: the last word of its line, or followed there by a signat
 first name after initials, ``Thx dp Debra``; a name word after a first name, ``Debra
 Perlingiere``), and after a closing word (``Thx dp``, ``Love, D``, ``Best regards, Debra``;
 ``lexicons/closings.txt`` and ``greetings.txt``) or after a dash (``- D``, ``~MK``; not
-``Pac- Man``, ``:D``) or a sentence end (``... anything else. dp``), on the last line of the post,
+``Pac- Man``, ``:D``, nor a word cut short: ``G…``) or a sentence end (``... anything
+else. dp``), or at the start of a line after another (a post of one line signs nothing),
+on the last line of the post,
 before a line that starts with a first name (a signature block), or after a line that holds
 only a closing or initials (``Love,`` / ``MK``, ``Dp`` / ``Debra``).
 
@@ -49,7 +51,9 @@ MAX_LETTERS = 3
 WORD_ZIPF = 4.0
 # A first name at least this frequent as a word is left to the model: ``Will``, ``Hope``.
 NAME_ZIPF = 5.0
-DASHES = frozenset({"-", "--", "~", "\u2013", "\u2014", "*"})
+DASHES = frozenset({"-", "--", "~", "\u2013", "\u2014"})
+# A word cut short (a truncated tweet: ``G…``) is no sign-off.
+TRUNCATIONS = frozenset({"\u2026", "...", ".."})
 SENTENCE_ENDS = frozenset({".", "!", "?", "...", ".."})
 # What may stand between a closing word and the sign-off: ``Thanks, MK``, ``Love!! - D``.
 AFTER_CLOSING = frozenset({",", "!", ".", "!!", "..."}) | DASHES
@@ -162,6 +166,8 @@ class SignOffDetector(Detector):
         # after: nothing but punctuation to the end of the line, or a signature (a first
         # name after initials, name words after a first name)
         after = last + 1
+        if after < size and tokens[after] in TRUNCATIONS and self._touching(document, last):
+            return False
         while after < size and lines[after] == line and not _has_word(tokens[after]):
             after += 1
         signature = []
@@ -189,8 +195,8 @@ class SignOffDetector(Detector):
             if not (mark in SENTENCE_ENDS and not self._touching(document, first - 1)
                     or mark in DASHES and not self._touching(document, before)):
                 return False
-        elif not marks <= DASHES | QUOTES:
-            return False
+        elif not marks <= DASHES | QUOTES or not any(map(_has_word, tokens[:before + 1])):
+            return False                        # a post of one line signs nothing: Bom Dia
         # there, the signature must end the line, and the line end the post or come
         # before or after a signature or closing line
         return line_ends and (self._last_line(document, after)
