@@ -170,7 +170,8 @@ def test_standard_chain_order():
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
         "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "SignOffDetector", "NameCompletion",
+        "TitledNameDetector", "SpacedNameDetector", "SeparatedNameDetector",
+        "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
         "AllowList", "DenyList", "PlaceholderKeeper"]
 
 

@@ -174,7 +174,8 @@ def test_chain_order():
     names = [type(d).__name__ for d in chain]
     assert names[names.index("CrfDetector"):] == [
         "CrfDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "SignOffDetector", "NameCompletion",
+        "TitledNameDetector", "SpacedNameDetector", "SeparatedNameDetector",
+        "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
         "AllowList", "DenyList", "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
     assert evaluation[-4:] == ["DrugFilter", "MedicalTermFilter", "TitleKeeper",

@@ -3,17 +3,19 @@
 pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
 filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``) -> names
-after a title -> the board's usernames -> spaced-out names -> sign-offs (initials and first
-names where a post is signed) -> name completion (the rest of each name found so far: a
-:class:`~mmbdeid.detect.base.Completer`) -> allow list -> deny list -> placeholders of an
-earlier scrub (kept). Each step is a
-:class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
+after a title -> the board's usernames -> spaced-out names and names spelled with
+separators (``M.a.r.e.n``) -> names in hashtags -> sign-offs (initials and first names
+where a post is signed) -> masked names (``M*ren``) -> name completion (the rest of each
+name found so far; it and the masked names are :class:`~mmbdeid.detect.base.Completer`
+steps) -> allow list -> deny list -> placeholders of an earlier scrub (kept). Each step is
+a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
 ``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
 evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
-and without the rule steps (names after a title, usernames, spaced-out names, sign-offs,
-name completion), so the metrics measure the model with its threshold and its filters (drug,
-medical-term, title), and scrubbing can never disagree with them about what the model and
-the filters do; ``evaluate --chain scrub`` builds it with the rule steps.
+and without the rule steps (names after a title, usernames, spaced-out, separated,
+hashtag and masked names, sign-offs, name completion), so the metrics measure the model
+with its threshold and its filters (drug, medical-term, title), and scrubbing can never
+disagree with them about what the model and the filters do; ``evaluate --chain scrub``
+builds it with the rule steps.
 """
 import re
 from bisect import bisect_right
@@ -26,13 +28,15 @@ from .base import KEEP, Completer, Detector
 from .completion import NameCompletion
 from .crf import EVERY_TOKEN, CrfDetector
 from .drugs import DrugFilter
+from .hashtags import HashtagNameDetector
 from .lists import AllowList, DenyList
+from .masked import MaskedNameDetector
 from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
 from .patterns import PatternDetector
 from .placeholders import PlaceholderKeeper
 from .signoff import SignOffDetector
-from .spaced import SpacedNameDetector
+from .spaced import SeparatedNameDetector, SpacedNameDetector
 from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
 
@@ -54,7 +58,8 @@ class Analyzer:
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
         and titles are kept. ``rules``: names after a title, the board's usernames (with
-        ``stats``), spaced-out names, sign-offs and the completion of the names found.
+        ``stats``), names spelled out, in hashtags or masked, sign-offs, and the completion
+        of the names found.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
         ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`)."""
         detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
@@ -69,7 +74,10 @@ class Analyzer:
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
             detectors.append(SpacedNameDetector())
+            detectors.append(SeparatedNameDetector())
+            detectors.append(HashtagNameDetector())
             detectors.append(SignOffDetector())
+            detectors.append(MaskedNameDetector())
             detectors.append(NameCompletion(cls.keep_steps(drug_filter)))
         if allow:
             detectors.append(AllowList(allow))

@@ -1,0 +1,101 @@
+"""Names hidden on purpose or by habit (issue 19, item 3): inside hashtags, spelled with
+separators, masked with asterisks. Ordinary hashtags, abbreviations and masked swear words
+stay.
+
+Every post here is fictional, written for these tests. The chain runs with a stand-in
+model that tags only the tokens it is told to, so each row checks what the rule steps do
+on their own."""
+import pytest
+
+from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.hashtags import HASHTAG, HashtagNameDetector, segment
+from mmbdeid.detect.masked import MASKED, MaskedNameDetector
+from mmbdeid.detect.spaced import separated_name_spans
+from mmbdeid.output.operators import PlaceholderOperator
+from mmbdeid.spans import Span
+from mmbdeid.text.document import Document
+
+
+class WordTagger:
+    """P(NAME) 0.9 for the tokens in ``tagged``, 0.0 for the others."""
+    threshold = 0.05
+    has_second_stage = False
+
+    def __init__(self, tagged=()):
+        self.tagged = set(tagged)
+
+    def featurizer(self, stats):
+        return self
+
+    def document_items(self, document):
+        return document.tokens
+
+    def name_marginals(self, items):
+        return [(0.9 if token in self.tagged else 0.0, 0.0) for token in items]
+
+
+def scrub(text, tagged=()):
+    analyzer = Analyzer.build(WordTagger(tagged))
+    record, _ = PlaceholderOperator().rewrite(
+        {"text": text}, analyzer.analyze(Document.from_text(text)))
+    return record["text"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a name among the parts of a hashtag: the hashtag's word goes whole
+    ("Scan day tomorrow #PrayForMaren", "Scan day tomorrow #[NAME]"),
+    ("so proud #teammaren", "so proud #[NAME]"),
+    ("#AlanPardew out", "#[NAME] out"),
+    ("go #TeamKaren!", "go #[NAME]!"),
+    # no name among the parts
+    ("#prayforhope #breastcancerawareness #blessed", "#prayforhope #breastcancerawareness #blessed"),
+    ("#EasterSunday #pinkribbon #ThrowbackThursday", "#EasterSunday #pinkribbon #ThrowbackThursday"),
+    ("#tamoxifen #chemosucks #fightlikeagirl", "#tamoxifen #chemosucks #fightlikeagirl"),
+    ("Room #12 and a # alone", "Room #12 and a # alone"),
+    # spelled with separators
+    ("Ask M.a.r.e.n about it", "Ask [NAME] about it"),
+    ("Ask M-a-r-e-n about it", "Ask [NAME] about it"),
+    ("Ask m_a_r_e_n about it", "Ask [NAME] about it"),
+    ("The A.D.A. and the U.S.A. say so, e.g. t-i-m-e", "The A.D.A. and the U.S.A. say so, e.g. t-i-m-e"),
+    ("mail m.a.r.e.n@example.com", "mail [EMAIL]"),
+    # masked with asterisks: a first name or surname no word fits, or a name of the post
+    ("I told K*thy about it", "I told [NAME] about it"),
+    ("I told M*ren about it", "I told [NAME] about it"),
+    ("Dr. Sm*th was kind", "Dr. [NAME] was kind"),
+    ("what the f*ck, go to h*ll, sh*t", "what the f*ck, go to h*ll, sh*t"),
+    ("D*ve or *** spoiler ***", "D*ve or *** spoiler ***"),
+])
+def test_hidden_names(text, expected):
+    assert scrub(text) == expected
+
+
+def test_a_masked_name_the_post_names_goes_with_it():
+    text = "Dorrit said hi. Later D*rrit left"
+    assert scrub(text, {"Dorrit"}) == "[NAME] said hi. Later [NAME] left"
+    # the post does not name her, and no first name fits: it stays
+    assert scrub("Later D*rrit left") == "Later D*rrit left"
+    # the masked name is scored as the name it spells (it goes exactly when that goes)
+    document = Document.from_text(text)
+    spans = MaskedNameDetector().complete(document, [Span("NAME", 0, 6, 0.3, "crf")])
+    assert [(text[s.start:s.end], s.score, s.source) for s in spans] == [("D*rrit", 0.3, MASKED)]
+
+
+@pytest.mark.parametrize("run, parts", [
+    ("teammaren", ["team", "maren"]),
+    ("prayforhope", ["pray", "for", "hope"]),
+    ("breastcancerawareness", ["breast", "cancer", "awareness"]),
+])
+def test_segment(run, parts):
+    assert segment(run) == parts
+
+
+def test_hashtag_spans_are_rule_spans():
+    text = "#PrayForMaren"
+    spans = HashtagNameDetector().detect(Document.from_text(text))
+    assert [(text[s.start:s.end], s.score, s.source) for s in spans] == [
+        ("PrayForMaren", 1.0, HASHTAG)]
+
+
+def test_separated_letters_in_capitals_need_five():
+    assert [s.start for s in separated_name_spans(Document.from_text("K.A.R.E.N. wrote"))] == [0]
+    assert separated_name_spans(Document.from_text("D.O.N. wrote")) == []
