@@ -112,6 +112,17 @@ def test_completed_spans_carry_their_seed_score_and_source():
         ("Maren", 0.6, "crf"), ("T", 0.6, COMPLETION), ("Oyelaran", 0.6, COMPLETION)]
 
 
+def test_a_token_removed_already_keeps_its_own_span():
+    """Above the threshold a token keeps the model's probability and source; only the
+    evaluation chain (a span on every token) raises it to its seed's."""
+    document = Document.from_text("Mary Jane wrote")
+    tagger = WordTagger({"Mary": 0.9, "Jane": 0.6})
+    spans = Analyzer.build(tagger).analyze(document)
+    assert [(s.score, s.source) for s in spans] == [(0.9, "crf"), (0.6, "crf")]
+    scores = Analyzer.for_evaluation(tagger, rules=True).token_scores(document)
+    assert scores == [0.9, 0.9, 0.0]
+
+
 @pytest.mark.parametrize("threshold, expected", [
     (0.5, "[NAME] wrote"),                  # the seed is removed: so is its surname
     (0.7, "Maren Oyelaran wrote"),          # the seed stays: so does its surname
@@ -153,7 +164,9 @@ def test_a_completer_reads_the_spans_found_before_it():
     assert NameCompletion().detect(Document.from_text("Maren Oyelaran")) == []
 
 
-def test_completion_adds_nothing_without_a_name_seed():
+def test_a_board_username_seeds_but_no_user_tag_of_the_model():
     document = Document.from_text("Maren Oyelaran")
-    user = [Span("USER", 0, 5, 1.0, "username")]
-    assert NameCompletion().complete(document, user) == []
+    member = [Span("USER", 0, 5, 1.0, "username")]
+    assert NameCompletion().complete(document, member) == [
+        Span("USER", 6, 14, 1.0, COMPLETION)]
+    assert NameCompletion().complete(document, [Span("USER", 0, 5, 0.9, "crf")]) == []

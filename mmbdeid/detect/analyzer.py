@@ -78,7 +78,9 @@ class Analyzer:
             detectors.append(HashtagNameDetector())
             detectors.append(SignOffDetector())
             detectors.append(MaskedNameDetector())
-            detectors.append(NameCompletion(cls.keep_steps(drug_filter)))
+            detectors.append(NameCompletion(
+                cls.keep_steps(drug_filter),
+                tagger.threshold if threshold is None else threshold))
         if allow:
             detectors.append(AllowList(allow))
         if deny:

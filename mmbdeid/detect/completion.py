@@ -2,8 +2,8 @@
 
 At a recall-first threshold the model often removes one part of a name and leaves the
 rest: ``[NAME] T. Oyelaran`` in a signature block, ``[NAME] de la Fuente``. This
-:class:`~mmbdeid.detect.base.Completer` step reads the NAME spans found so far (the seeds)
-and, walking along the tokens of the seed's line, adds the tokens that complete each name:
+:class:`~mmbdeid.detect.base.Completer` step reads the NAME spans found so far and the
+board's usernames found in the text (the seeds: ``Maren`` of the member ``maren.o``) and, walking along the tokens of the seed's line, adds the tokens that complete each name:
 
 * a capitalised word before or after it that is no frequent English word (Zipf below
   ``WORD_ZIPF``; a first name or one of the ``SURNAME_RANK`` commonest census surnames may
@@ -37,7 +37,7 @@ full stop crossed is an initial's (``Rita. Tomm`` is two mentions). A name has a
 Francisco``, ``Burger King``) are not completed into one name.
 
 The chain's KEEP steps keep what they keep from this step too (``Barrett`` of ``Rosalind,
-Barrett's esophagus``). Each added span has its seed's score and the source ``completion``: at any threshold it is
+Barrett's esophagus``). Each added span has its seed's score and label and the source ``completion``: at any threshold it is
 removed exactly when its seed is (evaluation reads the chain with a span on every token).
 """
 import functools
@@ -45,9 +45,10 @@ import re
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 from ..model.lexicon import load_gazetteer, load_last_name_ranks, load_wordlist, load_zipf
-from ..spans import Span
+from ..spans import USERNAME, Span
 from ..text.document import Document
 from .base import Completer, Detector, without_kept
+from .crf import EVERY_TOKEN
 from .medical import HYPHENS, first_names
 from .titles import title_words
 
@@ -374,14 +375,21 @@ class NameCompletion(Completer):
 
     source = COMPLETION
 
-    def __init__(self, keep_steps: Sequence[Detector] = ()):
+    def __init__(self, keep_steps: Sequence[Detector] = (), threshold: float = EVERY_TOKEN):
         """``keep_steps``: the chain's KEEP steps (``Analyzer.keep_steps``), which keep
-        what they keep from this step too."""
+        what they keep from this step too. ``threshold``: the model's; a token a span
+        scores above it is removed already and keeps its own span (its probability and
+        source in the spans file). Below it, and with a span on every token
+        (``EVERY_TOKEN``: evaluation), a seed scored higher than the token gives it its
+        score."""
         self.words = NameWords()
         self.keep_steps = list(keep_steps)
+        self.threshold = threshold
 
     def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
-        seeds = [s for s in spans if s.label == "NAME"]
+        # a board member's username written as their name (``Maren T. Oyelaran`` by
+        # maren.o) seeds too; the model's USER tags are no names to complete
+        seeds = [s for s in spans if s.label == "NAME" or s.source == USERNAME]
         if not seeds:
             return []
         walk = _Walk(document, self.words)
@@ -391,16 +399,19 @@ class NameCompletion(Completer):
             k = index.get(span.start)
             if k is not None and document.offsets[k][1] == span.end:
                 score_at[k] = max(score_at.get(k, 0.0), span.score)
-        best: Dict[int, float] = {}
+        best: Dict[int, Tuple[float, str]] = {}
         for seed in seeds:
             bounds = _token_bounds(document, index, seed)
             if bounds is None:
                 continue
             for k in self._completing(walk, *bounds):
-                if seed.score > max(score_at.get(k, 0.0), best.get(k, 0.0)):
-                    best[k] = seed.score
-        return without_kept([Span("NAME", *document.offsets[k], score, COMPLETION)
-                             for k, score in sorted(best.items())], document, self.keep_steps)
+                own = score_at.get(k, 0.0)
+                if (seed.score > max(own, best.get(k, (0.0,))[0])
+                        and (self.threshold == EVERY_TOKEN or own <= self.threshold)):
+                    best[k] = (seed.score, seed.label)
+        return without_kept([Span(label, *document.offsets[k], score, COMPLETION)
+                             for k, (score, label) in sorted(best.items())],
+                            document, self.keep_steps)
 
     @staticmethod
     def _completing(walk: _Walk, first: int, last: int) -> Set[int]:
