@@ -395,6 +395,7 @@ evidence of real-world accuracy.**
 | `demo_dump.jsonl` | raw (untagged) demo dump: {d[posts]} further posts, different from the annotated ones |
 | `demo_dump.csv` | the same {d[posts]} demo records as CSV with a header |
 | `medical_vs_names.annotated.jsonl` | 34 fictional posts written for `tests/test_medical_sample.py`: eponymous conditions, drug nicknames, abbreviations, kinship words and titles beside names (hand-written directly as JSON Lines, not built by this script) |
+| `name_parts.annotated.jsonl` | 17 fictional posts in five threads written for `tests/test_name_parts_sample.py` (issue 19): signature blocks with middle initials, particles, hyphen and apostrophe names, names in capitals, surname-first headers, sign-off initials, names in hashtags, spelled with separators or masked; `spans` (NAME) and `keep` (words that must stay: titles, the full stop after a name, greetings, closing words, abbreviations). Built by `python3 tools/build_name_parts_sample.py` from the marked-up posts in that script, not by this one |
 | `source/annotated/*.txt` | the hand-written source of the annotated sample, with inline markup |
 | `source/demo/*.txt` | the hand-written source of the demo dump (markup there is stripped on output) |
 
