@@ -70,6 +70,10 @@ def scrub(text, tagged, threshold=None):
     # the whole name in capitals
     ("MAREN OYELARAN 09/20/2000 09:32 AM", {"MAREN"}, "[NAME] 09/20/2000 09:32 AM"),
     ("MAREN TSH AM", {"MAREN"}, "[NAME] TSH AM"),
+    # a Notes address after the name is the person's address: removed whole
+    ("Maren Oyelaran@ACME 08/16/2000 12:05 PM", {"Maren"}, "[NAME] 08/16/2000 12:05 PM"),
+    ("Maren Oyelaran@ACME COMMUNICATIONS on", {"Oyelaran"}, "[NAME] COMMUNICATIONS on"),
+    ("Maren@home tonight", {"Maren"}, "[NAME]@home tonight"),
     ("I LOVE YOUR VLOGS ESTEE", {"ESTEE"}, "I LOVE YOUR VLOGS [NAME]"),
     ("ROADTRIP VLOGS TONIGHT", {"ROADTRIP"}, "[NAME] VLOGS TONIGHT"),
     # what stays: titles, greetings, closings, kinship, common and medical words

@@ -23,14 +23,16 @@ board's usernames found in the text (the seeds: ``Maren`` of the member ``maren.
   word with an apostrophe (``O'Leary``, ``d'Amato``);
 * surname first at the start of a line (a mail header, a list): the word before ``,
   Maren`` and the first name after ``Oyelaran,`` (``Oyelaran, Maren``);
+* a mail address after the name, Lotus Notes style: ``@`` and the domain in capitals of
+  ``Maren Oyelaran@ACME`` (an identifier like an e-mail address, removed whole);
 * in capitals: a seed in capitals takes its neighbours in capitals that are first names
   or commoner surnames, and a first name in capitals any name word in capitals after it
   (``MAREN OYELARAN``; not ``HOLIDAY ROOOAAAD``), but no medical or common abbreviation
   (``TSH``, ``FYI``).
 
 What stays: the title (``Dr. [NAME]``) and a rank or office (``Queen``, ``President``:
-``OFFICES``), the full stop after a name and all other
-punctuation (spans are one per token; an initial's dot joins the mention on output, see
+``OFFICES``), the full stop after a name and all other punctuation (spans are one per
+token but ``@ACME``; an initial's dot joins the mention on output, see
 :func:`~mmbdeid.spans.adjacent`). Nothing crosses a line break or a sentence end: the only
 full stop crossed is an initial's (``Rita. Tomm`` is two mentions). A name has at most
 ``MAX_WORDS`` words, and two words that make a place or an organisation together (``San
@@ -245,7 +247,18 @@ class _Walk:
             break
         if count >= 2:
             added.extend(self.suffix_after(k, line))
-        return added
+        return added + self.notes_domain(k, line)
+
+    def notes_domain(self, k: int, line: int) -> List[int]:
+        """``@`` and the domain in capitals of a mail address written after a name, Lotus
+        Notes style (``Robert Bryngelson@AZURIX``): it is the person's address, like an
+        e-mail address removed whole."""
+        if (self.usable(k, line) and self.tokens[k] == "@" and self.usable(k + 1, line)
+                and self.touching(k - 1) and self.touching(k)
+                and self.tokens[k + 1].isalpha() and self.tokens[k + 1].isupper()
+                and len(self.tokens[k + 1]) > 1):
+            return [k, k + 1]
+        return []
 
     def suffix_after(self, k: int, line: int) -> List[int]:
         """A suffix at ``k``, or after a comma there: ``Pemberton Jr.``, ``Pemberton, Jr.``"""
@@ -409,9 +422,13 @@ class NameCompletion(Completer):
                 if (seed.score > max(own, best.get(k, (0.0,))[0])
                         and (self.threshold == EVERY_TOKEN or own <= self.threshold)):
                     best[k] = (seed.score, seed.label)
-        return without_kept([Span(label, *document.offsets[k], score, COMPLETION)
-                             for k, (score, label) in sorted(best.items())],
-                            document, self.keep_steps)
+        spans = []
+        for k, (score, label) in sorted(best.items()):
+            start, end = document.offsets[k]
+            if spans and document.tokens[k - 1] == "@" and spans[-1].end == start:
+                start = spans.pop().start           # @ACME: one span, the address's
+            spans.append(Span(label, start, end, score, COMPLETION))
+        return without_kept(spans, document, self.keep_steps)
 
     @staticmethod
     def _completing(walk: _Walk, first: int, last: int) -> Set[int]:
