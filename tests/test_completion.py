@@ -85,6 +85,8 @@ def scrub(text, tagged, threshold=None):
     ("Thanks Maren Will you call", {"Maren"}, "Thanks [NAME] Will you call"),
     ("Vangie Tillotson Constellation Power", {"Vangie"}, "[NAME] Constellation Power"),
     ("Ouch Hank. My father gets gout", {"Hank"}, "Ouch [NAME]. My father gets gout"),
+    ("Booing Maren Oyelaran is rude", {"Maren"}, "Booing [NAME] is rude"),
+    ("Delacroix Maren wrote", {"Maren"}, "[NAME] wrote"),
     ("We flew to San Francisco", {"Francisco"}, "We flew to San [NAME]"),
     ("vitamin D. Maren says", {"Maren"}, "vitamin D. [NAME] says"),
     ("I got an A. Glenn was pleased", {"Glenn"}, "I got an A. [NAME] was pleased"),

@@ -65,12 +65,16 @@ SURNAME_RANK = 5000
 # Any other word this frequent is an English word, not a name: ``Constellation`` (3.4),
 # ``Consultant`` (4.1); ``Arafat`` (2.9), ``Perlingiere`` (none) are names.
 WORD_ZIPF = 3.3
+# ... and at the start of a sentence, where any word is capitalised: ``Booing`` (3.1) is a
+# word there, ``Delacroix`` (2.5) a name.
+SENTENCE_START_ZIPF = 3.0
 APOSTROPHES = frozenset({"'", "\u2019"})
 # A particle elided before the name, in lower case: ``d'Amato``, ``dell'Orto``.
 ELIDED_PARTICLE = re.compile(r"[a-z]{1,4}['\u2019][A-Z][a-z]")
 # Particles written in lower case before a name even where nothing precedes them.
 ARABIC_PARTICLES = frozenset({"al", "bin", "ibn", "bint", "abu", "el"})
 MAX_PARTICLES = 3
+SENTENCE_ENDS = frozenset({".", "!", "?", "...", "\u2026"})
 # Ranks and offices before a name: like a title, they stay (``Queen Mary``, ``President
 # Abbas``, ``cleric Muqtada al-Sadr``).
 OFFICES = frozenset({"king", "queen", "prince", "princess", "duke", "duchess", "emperor",
@@ -111,11 +115,13 @@ class NameWords:
                               | load_wordlist("not_initials"))
         self.phrases = _place_and_organisation_phrases()
 
-    def is_word(self, token: str, caps: Caps) -> bool:
+    def is_word(self, token: str, caps: Caps, opens_sentence: bool = False) -> bool:
         """A word of a name: capitalised, two letters or more, and neither a frequent
         English word nor a word of the lists that never complete a name. Beside a seed in
         capitals (``caps`` true) a word in capitals: a first name or commoner surname
-        (``caps == KNOWN``), or any word that passes (``OYELARAN`` after ``MAREN``)."""
+        (``caps == KNOWN``), or any word that passes (``OYELARAN`` after ``MAREN``). A word
+        that opens its sentence is capitalised anyway: there it must be rarer still
+        (``SENTENCE_START_ZIPF``: not ``Booing`` of ``Booing Roger Goodell``)."""
         letters = "".join(c for c in token if c not in APOSTROPHES)
         if len(letters) < 2 or not letters.isalpha():
             return False
@@ -134,7 +140,8 @@ class NameWords:
         zipf = self.zipf.get(plain, 0.0)
         if word in self.names or plain in self.names:
             return zipf < CENSUS_NAME_ZIPF
-        return caps != KNOWN and zipf < WORD_ZIPF and plain not in self.medical
+        return (caps != KNOWN and zipf < (SENTENCE_START_ZIPF if opens_sentence else WORD_ZIPF)
+                and plain not in self.medical)
 
     def is_particle(self, token: str) -> bool:
         return token.lower() in self.particles and token.isalpha() and (
@@ -174,7 +181,13 @@ class _Walk:
         return self.offsets[k][1] == self.offsets[k + 1][0]
 
     def word(self, k: int, line: int, caps: Caps) -> bool:
-        return self.usable(k, line) and self.words.is_word(self.tokens[k], caps)
+        return self.usable(k, line) and self.words.is_word(
+            self.tokens[k], caps, self.opens_sentence(k, line))
+
+    def opens_sentence(self, k: int, line: int) -> bool:
+        """Whether token ``k`` starts its line (after punctuation only) or follows a
+        sentence end."""
+        return k > 0 and self.tokens[k - 1] in SENTENCE_ENDS or self.line_start(k, line)
 
     def initial(self, k: int, line: int) -> bool:
         return self.usable(k, line) and self.words.is_initial(self.tokens[k])
