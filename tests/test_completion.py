@@ -9,34 +9,9 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import Completer
 from mmbdeid.detect.completion import COMPLETION, NameCompletion
-from mmbdeid.output.operators import PlaceholderOperator
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document
-
-
-class WordTagger:
-    """P(NAME) per token: ``tagged[token]`` (or 0.9 for a set), 0.0 for the others."""
-    threshold = 0.05
-    has_second_stage = False
-
-    def __init__(self, tagged):
-        self.tagged = tagged if isinstance(tagged, dict) else dict.fromkeys(tagged, 0.9)
-
-    def featurizer(self, stats):
-        return self
-
-    def document_items(self, document):
-        return document.tokens
-
-    def name_marginals(self, items):
-        return [(self.tagged.get(token, 0.0), 0.0) for token in items]
-
-
-def scrub(text, tagged, threshold=None):
-    analyzer = Analyzer.build(WordTagger(tagged), threshold=threshold)
-    record, _ = PlaceholderOperator().rewrite(
-        {"text": text}, analyzer.analyze(Document.from_text(text)))
-    return record["text"]
+from stand_in_model import WordTagger, scrub
 
 
 @pytest.mark.parametrize("text, tagged, expected", [
