@@ -22,15 +22,18 @@ from stand_in_model import scrub
     ("#AlanPardew out", "#[NAME] out"),
     ("go #TeamKaren!", "go #[NAME]!"),
     # no name among the parts
-    ("#prayforhope #breastcancerawareness #blessed", "#prayforhope #breastcancerawareness #blessed"),
-    ("#EasterSunday #pinkribbon #ThrowbackThursday", "#EasterSunday #pinkribbon #ThrowbackThursday"),
+    ("#prayforhope #breastcancerawareness #blessed",
+     "#prayforhope #breastcancerawareness #blessed"),
+    ("#EasterSunday #pinkribbon #ThrowbackThursday",
+     "#EasterSunday #pinkribbon #ThrowbackThursday"),
     ("#tamoxifen #chemosucks #fightlikeagirl", "#tamoxifen #chemosucks #fightlikeagirl"),
     ("Room #12 and a # alone", "Room #12 and a # alone"),
     # spelled with separators
     ("Ask M.a.r.e.n about it", "Ask [NAME] about it"),
     ("Ask M-a-r-e-n about it", "Ask [NAME] about it"),
     ("Ask m_a_r_e_n about it", "Ask [NAME] about it"),
-    ("The A.D.A. and the U.S.A. say so, e.g. t-i-m-e", "The A.D.A. and the U.S.A. say so, e.g. t-i-m-e"),
+    ("The A.D.A. and the U.S.A. say so, e.g. t-i-m-e",
+     "The A.D.A. and the U.S.A. say so, e.g. t-i-m-e"),
     ("mail m.a.r.e.n@example.com", "mail [EMAIL]"),
     # masked with asterisks: a first name or surname no word fits, or a name of the post
     ("I told K*thy about it", "I told [NAME] about it"),

@@ -27,7 +27,8 @@ from stand_in_model import scrub
     ("See the revised article below.\nDp\nMaren Oyelaran\nCall me",
      "See the revised article below.\n[NAME]\n[NAME]\nCall me"),
     # a first name where a mail is signed, and its surname
-    ("I will call you.\nBest regards,\nMaren Oyelaran", "I will call you.\nBest regards,\n[NAME]"),
+    ("I will call you.\nBest regards,\nMaren Oyelaran",
+     "I will call you.\nBest regards,\n[NAME]"),
     ("Thanks!!\nMaren Oyelaran\nThey take delivery today", "Thanks!!\n[NAME]\nThey take delivery today"),
     ("Regards, Maren Oyelaran See the file", "Regards, [NAME] See the file"),
     ("Good luck!\nSue", "Good luck!\n[NAME]"),
@@ -67,6 +68,21 @@ def test_sign_off_spans_are_rule_spans():
     spans = SignOffDetector().detect(Document.from_text(text))
     assert [(text[s.start:s.end], s.label, s.score, s.source) for s in spans] == [
         ("D", "NAME", 1.0, SIGN_OFF)]
+
+
+def test_a_sign_off_the_model_removes_keeps_the_models_span():
+    """Only where the model leaves the name does the rule's span go in; in evaluation (a
+    span on every token) the rule's 1.0 counts at every threshold."""
+    from mmbdeid.detect.analyzer import Analyzer
+    from stand_in_model import WordTagger
+    document = Document.from_text("Love you all - Maren")
+    spans = Analyzer.build(WordTagger({"Maren": 0.4})).analyze(document)
+    assert [(s.score, s.source) for s in spans] == [(0.4, "crf")]
+    spans = Analyzer.build(WordTagger({"Maren": 0.01})).analyze(document)
+    assert [(s.score, s.source) for s in spans] == [(1.0, SIGN_OFF)]
+    scores = Analyzer.for_evaluation(WordTagger({"Maren": 0.4}), rules=True).token_scores(
+        document)
+    assert scores[-1] == 1.0
 
 
 def test_empty_post():

@@ -73,14 +73,13 @@ class Analyzer:
             detectors.append(TitledNameDetector())
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
+            removed_above = tagger.threshold if threshold is None else threshold
             detectors.append(SpacedNameDetector())
             detectors.append(SeparatedNameDetector())
-            detectors.append(HashtagNameDetector())
-            detectors.append(SignOffDetector())
+            detectors.append(HashtagNameDetector(removed_above))
+            detectors.append(SignOffDetector(removed_above))
             detectors.append(MaskedNameDetector())
-            detectors.append(NameCompletion(
-                cls.keep_steps(drug_filter),
-                tagger.threshold if threshold is None else threshold))
+            detectors.append(NameCompletion(cls.keep_steps(drug_filter), removed_above))
         if allow:
             detectors.append(AllowList(allow))
         if deny:

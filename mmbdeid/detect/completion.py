@@ -3,7 +3,8 @@
 At a recall-first threshold the model often removes one part of a name and leaves the
 rest: ``[NAME] T. Oyelaran`` in a signature block, ``[NAME] de la Fuente``. This
 :class:`~mmbdeid.detect.base.Completer` step reads the NAME spans found so far and the
-board's usernames found in the text (the seeds: ``Maren`` of the member ``maren.o``) and, walking along the tokens of the seed's line, adds the tokens that complete each name:
+board's usernames found in the text (the seeds: ``Maren`` of the member ``maren.o``) and,
+walking along the tokens of the seed's line, adds the tokens that complete each name:
 
 * a capitalised word before or after it that is no frequent English word (Zipf below
   ``WORD_ZIPF``; a first name or one of the ``SURNAME_RANK`` commonest census surnames may
@@ -39,8 +40,9 @@ full stop crossed is an initial's (``Rita. Tomm`` is two mentions). A name has a
 Francisco``, ``Burger King``) are not completed into one name.
 
 The chain's KEEP steps keep what they keep from this step too (``Barrett`` of ``Rosalind,
-Barrett's esophagus``). Each added span has its seed's score and label and the source ``completion``: at any threshold it is
-removed exactly when its seed is (evaluation reads the chain with a span on every token).
+Barrett's esophagus``). Each added span has its seed's score and label and the source
+``completion``: at any threshold it is removed exactly when its seed is (evaluation reads
+the chain with a span on every token).
 """
 import functools
 import re
@@ -88,6 +90,19 @@ Caps = Union[bool, str]
 # Words before a letter that make it a grade or a plan, not an initial: ``got a B.``
 DETERMINERS = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their", "its",
                          "this", "that", "no", "any", "some", "each", "every"})
+
+
+def found_anew(found: List[Span], spans: Sequence[Span], threshold: float) -> List[Span]:
+    """``found`` (a rule step's spans) less those over a token the chain removes already,
+    a span scoring above ``threshold`` over it: that token keeps its own span, the model's
+    probability and source (the spans file lists each token with its own probability).
+    With ``EVERY_TOKEN`` (evaluation: a span on every token) all of ``found``, so a token
+    a rule removes counts as found at every threshold."""
+    if threshold == EVERY_TOKEN or not found:
+        return found
+    removed = [(s.start, s.end) for s in spans if s.score > threshold]
+    return [f for f in found if not any(start < f.end and f.start < end
+                                        for start, end in removed)]
 
 
 @functools.lru_cache(maxsize=1)

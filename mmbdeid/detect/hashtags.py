@@ -10,16 +10,19 @@ people bear (``Alan``, ``Karen``, ``Phil``; see ``NAME_SHARE``: not ``Hope``, ``
 ``Easter``, ``Sunday``, ``May``), and no medical word or drug name, the
 hashtag's word is removed whole: ``#[NAME]``. Whole, because a hashtag reads as one word
 (and gold data tags it whole: ``#TeamPhil`` is a person in WNUT17), so what is left of it
-would say little and the evaluation scores it as the one token it is.
+would say little and the evaluation scores it as the one token it is. A hashtag the model
+removes already keeps the model's span (probability and source).
 """
 import functools
 import re
-from typing import Dict, List
+from typing import Dict, List, Sequence
 
 from ..model.lexicon import load_first_name_shares, load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
-from .base import Detector
+from .base import Completer
+from .completion import found_anew
+from .crf import EVERY_TOKEN
 from .medical import first_names
 
 HASHTAG = "hashtag"
@@ -71,12 +74,15 @@ def segment(run: str) -> List[str]:
     return parts[::-1]
 
 
-class HashtagNameDetector(Detector):
+class HashtagNameDetector(Completer):
     """A NAME span on the word of each hashtag that holds a name (see the module)."""
 
     source = HASHTAG
 
-    def __init__(self):
+    def __init__(self, threshold: float = EVERY_TOKEN):
+        """``threshold``: the model's; a hashtag it removes already keeps its own span
+        (:func:`~mmbdeid.detect.completion.found_anew`)."""
+        self.threshold = threshold
         self.first = first_names()
         self.zipf = load_zipf()
         self.not_names = load_wordlist("medical_words") | load_wordlist("drugs")
@@ -101,7 +107,11 @@ class HashtagNameDetector(Detector):
                 parts.append(part)
         return parts
 
-    def detect(self, document: Document) -> List[Span]:
+    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
+        return found_anew(self.hashtags(document), spans, self.threshold)
+
+    def hashtags(self, document: Document) -> List[Span]:
+        """The spans of the hashtags in ``document`` that hold a name."""
         if "#" not in document.text:
             return []
         tokens, offsets, patterns = document.tokens, document.offsets, document.pattern_labels

@@ -31,16 +31,18 @@ only a closing or initials (``Love,`` / ``MK``, ``Dp`` / ``Debra``).
 
 The step comes after the chain's KEEP steps and overrides them there: at a sign-off, ``dp``
 is someone's initials, not the kinship word (dear partner) the medical-term filter keeps.
+A sign-off the model removes already keeps the model's span (probability and source).
 """
 import functools
 from bisect import bisect_right
-from typing import FrozenSet, List, Optional
+from typing import FrozenSet, List, Optional, Sequence
 
 from ..model.lexicon import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
-from .base import Detector, indices_in, lowered_tokens
-from .completion import NameWords
+from .base import Completer, indices_in, lowered_tokens
+from .completion import NameWords, found_anew
+from .crf import EVERY_TOKEN
 from .medical import first_names
 from .titles import title_words
 
@@ -69,12 +71,15 @@ def _never_signed() -> FrozenSet[str]:
             | {w for w in load_wordlist("stop_words") if len(w) > 1} | {"i"})
 
 
-class SignOffDetector(Detector):
+class SignOffDetector(Completer):
     """A NAME span on initials or a first name at a sign-off position (see the module)."""
 
     source = SIGN_OFF
 
-    def __init__(self):
+    def __init__(self, threshold: float = EVERY_TOKEN):
+        """``threshold``: the model's; a token it removes already keeps its own span
+        (:func:`~mmbdeid.detect.completion.found_anew`)."""
+        self.threshold = threshold
         self.never = _never_signed()
         self.drugs = load_wordlist("drugs")
         self.closings = load_wordlist("closings") | load_wordlist("greetings")
@@ -142,7 +147,11 @@ class SignOffDetector(Detector):
                 found.add(after)
         return sorted(found)
 
-    def detect(self, document: Document) -> List[Span]:
+    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
+        return found_anew(self.sign_offs(document), spans, self.threshold)
+
+    def sign_offs(self, document: Document) -> List[Span]:
+        """The spans of the sign-offs in ``document``."""
         if not document.tokens:
             return []
         tokens, offsets, patterns = document.tokens, document.offsets, document.pattern_labels
