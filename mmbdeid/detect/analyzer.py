@@ -6,8 +6,9 @@ filter (eponyms, medical abbreviations, kinship words) -> title keeper (``Dr.``)
 after a title -> the board's usernames -> spaced-out names and names spelled with
 separators (``M.a.r.e.n``) -> names in hashtags -> sign-offs (initials and first names
 where a post is signed) -> masked names (``M*ren``) -> name completion (the rest of each
-name found so far; it and the masked names are :class:`~mmbdeid.detect.base.Completer`
-steps) -> allow list -> deny list -> placeholders of an earlier scrub (kept). Each step is
+name found so far; these last four are :class:`~mmbdeid.detect.base.Completer` steps,
+which read the spans found before them) -> allow list -> deny list -> placeholders of an
+earlier scrub (kept). Each step is
 a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
 ``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
 evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
