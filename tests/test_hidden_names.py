@@ -76,3 +76,16 @@ def test_hashtag_spans_are_rule_spans():
 def test_separated_letters_in_capitals_need_five():
     assert [s.start for s in separated_name_spans(Document.from_text("K.A.R.E.N. wrote"))] == [0]
     assert separated_name_spans(Document.from_text("D.O.N. wrote")) == []
+
+
+def test_the_quick_separator_check_misses_no_run():
+    """The ASCII pre-check (a bytes search on marked text) passes every text in which the
+    full expression finds a run of separated letters: checked on random texts."""
+    import random
+    from mmbdeid.detect.spaced import (_MARKED_SEPARATORS, _SEPARATED_LETTERS,
+                                       _SEPARATOR_MARKS)
+    chooser = random.Random(19)
+    for _ in range(3000):
+        text = "".join(chooser.choice("ab.-_* 1A,") for _ in range(chooser.randint(3, 12)))
+        if _SEPARATED_LETTERS.search(text):
+            assert _MARKED_SEPARATORS.search(text.encode("ascii").translate(_SEPARATOR_MARKS))

@@ -46,6 +46,7 @@ the chain with a span on every token).
 """
 import functools
 import re
+from bisect import bisect_left
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 from ..model.lexicon import load_gazetteer, load_last_name_ranks, load_wordlist, load_zipf
@@ -434,19 +435,18 @@ class NameCompletion(Completer):
         if not seeds:
             return []
         walk = _Walk(document, self.words)
-        index = _token_index(document)
-        score_at: Dict[int, float] = {}          # the best score any span gives a token
+        # the best score a span of one token gives it, by the token's start
+        score_at: Dict[int, float] = {}
         for span in spans:
-            k = index.get(span.start)
-            if k is not None and document.offsets[k][1] == span.end:
-                score_at[k] = max(score_at.get(k, 0.0), span.score)
+            score_at[span.start] = max(score_at.get(span.start, 0.0), span.score)
+        offsets = document.offsets
         best: Dict[int, Tuple[float, str]] = {}
         for seed in seeds:
-            bounds = _token_bounds(document, index, seed)
+            bounds = _token_bounds(document, seed)
             if bounds is None:
                 continue
             for k in self._completing(walk, *bounds):
-                own = score_at.get(k, 0.0)
+                own = score_at.get(offsets[k][0], 0.0)
                 if (seed.score > max(own, best.get(k, (0.0,))[0])
                         and (self.threshold == EVERY_TOKEN or own <= self.threshold)):
                     best[k] = (seed.score, seed.label)
@@ -485,19 +485,13 @@ class NameCompletion(Completer):
         return found
 
 
-def _token_index(document: Document) -> Dict[int, int]:
-    """Token start offset -> token index."""
-    return {start: k for k, (start, _) in enumerate(document.offsets)}
-
-
-def _token_bounds(document: Document, index: Dict[int, int],
-                  span: Span) -> Optional[Tuple[int, int]]:
+def _token_bounds(document: Document, span: Span) -> Optional[Tuple[int, int]]:
     """The first and last token of ``span``, when it starts and ends on token bounds."""
-    first = index.get(span.start)
-    if first is None:
+    offsets = document.offsets
+    first = bisect_left(offsets, (span.start,))
+    if first == len(offsets) or offsets[first][0] != span.start:
         return None
     last = first
-    offsets = document.offsets
     while offsets[last][1] < span.end and last + 1 < len(offsets):
         last += 1
     return (first, last) if offsets[last][1] == span.end else None

@@ -34,6 +34,7 @@ is someone's initials, not the kinship word (dear partner) the medical-term filt
 A sign-off the model removes already keeps the model's span (probability and source).
 """
 import functools
+import re
 from bisect import bisect_right
 from typing import FrozenSet, List, Optional, Sequence
 
@@ -249,5 +250,9 @@ class SignOffDetector(Completer):
         return bool(words) and all(tokens[k].lower() in self.closings for k in words)
 
 
+_WORD_CHARACTER = re.compile(r"[^\W_]")
+
+
 def _has_word(token: str) -> bool:
-    return any(c.isalnum() for c in token)
+    """Whether ``token`` holds a letter or digit (is no punctuation mark)."""
+    return _WORD_CHARACTER.search(token) is not None

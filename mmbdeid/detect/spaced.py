@@ -57,6 +57,12 @@ class SpacedNameDetector(Detector):
 _SEPARATED_LETTERS = re.compile(
     r"(?<![\w.\-*_])[^\W\d_](?P<sep>[.\-_*])[^\W\d_](?:(?P=sep)[^\W\d_])+(?![\w\-*_])")
 _SEPARATORS = re.compile(r"[^\W\d_][.\-_*][^\W\d_][.\-_*][^\W\d_]")
+# The same at C speed on an ASCII text marked as for spaced-out letters, the separators
+# kept: each letter "L", each digit "D", each separator itself, anything else " ".
+_SEPARATOR_MARKS = bytes(
+    ord("L") if chr(byte).isalpha() else ord("D") if chr(byte).isdigit()
+    else byte if chr(byte) in "._*-" else ord(" ") for byte in range(128)) + b" " * 128
+_MARKED_SEPARATORS = re.compile(rb"L[._*-]L[._*-]L")
 # Dotted letters in capitals are an abbreviation when short: A.D.A., D.O.N.
 DOTTED_CAPITALS_MIN = 5
 
@@ -73,7 +79,10 @@ def separated_name_spans(document: Document, names=None) -> List[Span]:
     more, outside pattern identifiers; dotted runs in capitals only from
     ``DOTTED_CAPITALS_MIN`` letters (``A.D.A`` is an abbreviation)."""
     text = document.text
-    if not _SEPARATORS.search(text):
+    if text.isascii():
+        if not _MARKED_SEPARATORS.search(text.encode("ascii").translate(_SEPARATOR_MARKS)):
+            return []
+    elif not _SEPARATORS.search(text):
         return []
     names = names or first_names()
     spans = []
