@@ -106,6 +106,21 @@ def found_anew(found: List[Span], spans: Sequence[Span], threshold: float) -> Li
                                         for start, end in removed)]
 
 
+class GapFiller(Completer):
+    """A rule step whose spans go in only where the model has not removed the token
+    already (:func:`found_anew`): subclasses say what they ``find`` in a post."""
+
+    def __init__(self, threshold: float = EVERY_TOKEN):
+        """``threshold``: the model's (``EVERY_TOKEN``: evaluation, every span goes in)."""
+        self.threshold = threshold
+
+    def find(self, document: Document) -> List[Span]:
+        raise NotImplementedError
+
+    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
+        return found_anew(self.find(document), spans, self.threshold)
+
+
 @functools.lru_cache(maxsize=1)
 def _place_and_organisation_phrases() -> FrozenSet[str]:
     """Gazetteer entries of two words or more (``san francisco``, ``burger king``)."""

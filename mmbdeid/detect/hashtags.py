@@ -15,13 +15,12 @@ removes already keeps the model's span (probability and source).
 """
 import functools
 import re
-from typing import Dict, List, Sequence
+from typing import Dict, List
 
 from ..model.lexicon import load_first_name_shares, load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
-from .base import Completer
-from .completion import found_anew
+from .completion import GapFiller
 from .crf import EVERY_TOKEN
 from .medical import first_names
 
@@ -74,15 +73,13 @@ def segment(run: str) -> List[str]:
     return parts[::-1]
 
 
-class HashtagNameDetector(Completer):
+class HashtagNameDetector(GapFiller):
     """A NAME span on the word of each hashtag that holds a name (see the module)."""
 
     source = HASHTAG
 
     def __init__(self, threshold: float = EVERY_TOKEN):
-        """``threshold``: the model's; a hashtag it removes already keeps its own span
-        (:func:`~mmbdeid.detect.completion.found_anew`)."""
-        self.threshold = threshold
+        super().__init__(threshold)
         self.first = first_names()
         self.zipf = load_zipf()
         self.not_names = load_wordlist("medical_words") | load_wordlist("drugs")
@@ -107,10 +104,7 @@ class HashtagNameDetector(Completer):
                 parts.append(part)
         return parts
 
-    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
-        return found_anew(self.hashtags(document), spans, self.threshold)
-
-    def hashtags(self, document: Document) -> List[Span]:
+    def find(self, document: Document) -> List[Span]:
         """The spans of the hashtags in ``document`` that hold a name."""
         if "#" not in document.text:
             return []

@@ -36,13 +36,13 @@ A sign-off the model removes already keeps the model's span (probability and sou
 import functools
 import re
 from bisect import bisect_right
-from typing import FrozenSet, List, Optional, Sequence
+from typing import FrozenSet, List, Optional
 
 from ..model.lexicon import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
-from .base import Completer, indices_in, lowered_tokens
-from .completion import NameWords, found_anew
+from .base import indices_in, lowered_tokens
+from .completion import GapFiller, NameWords
 from .crf import EVERY_TOKEN
 from .medical import first_names
 from .titles import title_words
@@ -72,15 +72,13 @@ def _never_signed() -> FrozenSet[str]:
             | {w for w in load_wordlist("stop_words") if len(w) > 1} | {"i"})
 
 
-class SignOffDetector(Completer):
+class SignOffDetector(GapFiller):
     """A NAME span on initials or a first name at a sign-off position (see the module)."""
 
     source = SIGN_OFF
 
     def __init__(self, threshold: float = EVERY_TOKEN):
-        """``threshold``: the model's; a token it removes already keeps its own span
-        (:func:`~mmbdeid.detect.completion.found_anew`)."""
-        self.threshold = threshold
+        super().__init__(threshold)
         self.never = _never_signed()
         self.drugs = load_wordlist("drugs")
         self.closings = load_wordlist("closings") | load_wordlist("greetings")
@@ -148,10 +146,7 @@ class SignOffDetector(Completer):
                 found.add(after)
         return sorted(found)
 
-    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
-        return found_anew(self.sign_offs(document), spans, self.threshold)
-
-    def sign_offs(self, document: Document) -> List[Span]:
+    def find(self, document: Document) -> List[Span]:
         """The spans of the sign-offs in ``document``."""
         if not document.tokens:
             return []
