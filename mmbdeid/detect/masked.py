@@ -22,8 +22,8 @@ from ..model.lexicon import load_last_name_ranks, load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import Completer
-from .completion import SURNAME_RANK
 from .medical import first_names
+from .name_words import SURNAME_RANK
 
 MASKED = "masked"
 NAME_MIN = 3

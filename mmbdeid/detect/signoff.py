@@ -42,9 +42,10 @@ from ..model.lexicon import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
 from .base import indices_in, lowered_tokens
-from .completion import GapFiller, NameWords
+from .completion import GapFiller
 from .crf import EVERY_TOKEN
 from .medical import first_names
+from .name_words import NameWords
 from .titles import title_words
 
 SIGN_OFF = "signoff"
