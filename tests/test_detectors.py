@@ -173,8 +173,9 @@ def test_standard_chain_order():
         "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
         "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceFilter",
         "AcronymKeeper", "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
-        "PlaceholderKeeper"]
+        "TitledNameDetector", "SpacedNameDetector", "SeparatedNameDetector",
+        "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
+        "AllowList", "DenyList", "PlaceholderKeeper"]
 
 
 def test_token_scores_for_evaluation():

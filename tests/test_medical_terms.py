@@ -179,8 +179,10 @@ def test_chain_order():
     # the KEEP steps of what is not a person come between the medical-term filter and titles
     not_persons = [type(d).__name__ for d in not_person_steps()]
     assert names[names.index("CrfDetector"):] == [
-        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter", "MedicalTermFilter", *not_persons,
-        "TitleKeeper", "TitledNameDetector", "SpacedNameDetector", "AllowList", "DenyList",
+        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter",
+        "MedicalTermFilter", *not_persons, "TitleKeeper", "TitledNameDetector",
+        "SpacedNameDetector", "SeparatedNameDetector", "HashtagNameDetector",
+        "SignOffDetector", "MaskedNameDetector", "NameCompletion", "AllowList", "DenyList",
         "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
     assert evaluation[-4 - len(not_persons):] == ["DrugFilter", "MedicalTermFilter",

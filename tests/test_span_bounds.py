@@ -6,36 +6,10 @@ at a recall-first threshold tags the full stop or the greeting beside a name), s
 checks what the chain does with them, whatever a trained model would say."""
 import pytest
 
-from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.not_names import never_a_name
-from mmbdeid.output.operators import PlaceholderOperator
 from mmbdeid.text.document import Document
 from mmbdeid.text.placeholders import NAME_STAND_IN, find_placeholders
-
-
-class WordTagger:
-    """P(NAME) 0.9 for the tokens in ``tagged`` (as read: a placeholder as its stand-in)."""
-    threshold = 0.05
-    has_second_stage = False
-
-    def __init__(self, tagged):
-        self.tagged = set(tagged)
-
-    def featurizer(self, stats):
-        return self
-
-    def document_items(self, document):
-        return document.tokens
-
-    def name_marginals(self, items):
-        return [(0.9 if token in self.tagged else 0.0, 0.0) for token in items]
-
-
-def scrub(text, tagged):
-    analyzer = Analyzer.build(WordTagger(tagged))
-    record, _ = PlaceholderOperator().rewrite(
-        {"text": text}, analyzer.analyze(Document.from_text(text)))
-    return record["text"]
+from stand_in_model import scrub
 
 
 @pytest.mark.parametrize("text, tagged, expected", [

@@ -5,14 +5,20 @@ occurrences of words the thread or author removed with high probability -> words
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
 filter (eponyms, medical abbreviations, kinship words) -> what is not a person
 (``not_person_steps``: places, organisations, ...) -> title keeper (``Dr.``) -> names
-after a title -> the board's usernames -> spaced-out names -> allow list -> deny list ->
-placeholders of an earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are merged by
-its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
+after a title -> the board's usernames -> spaced-out names and names spelled with
+separators (``M.a.r.e.n``) -> names in hashtags -> sign-offs (initials and first names
+where a post is signed) -> masked names (``M*ren``) -> name completion (the rest of each
+name found so far; these last four are :class:`~mmbdeid.detect.base.Completer` steps,
+which read the spans found before them) -> allow list -> deny list -> placeholders of an
+earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are
+merged by its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
 ``evaluate``/``sweep``: for evaluation it is built with a span on every token
-(:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and without the rule steps (names after a title,
-usernames, spaced-out names), so the metrics measure the model with its threshold and its
-filters (drug, medical-term, title), and scrubbing can never disagree with them about what
-the model and the filters do.
+(:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and without the rule steps (the consistency
+step, names after a title, usernames, spaced-out, separated, hashtag and masked names,
+sign-offs, name completion), so the metrics measure the model with its threshold and its
+filters (drug, medical-term, not-person, title), and scrubbing can never disagree with
+them about what the model and the filters do; ``evaluate --chain scrub`` builds it with
+the rule steps.
 """
 import re
 from bisect import bisect_right
@@ -22,8 +28,9 @@ from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
 from .acronyms import AcronymKeeper
-from .base import KEEP, RAISE, Detector
+from .base import KEEP, RAISE, Completer, Detector
 from .calendar import CalendarKeeper
+from .completion import NameCompletion
 from .consistency import (DEFAULT_LEVEL, ConsistencyDetector, NameEvidence, Types,
                           matching_spans, removed_types)
 from .crf import EVERY_TOKEN, CrfDetector
@@ -32,15 +39,18 @@ from .devices import DeviceFilter
 from .drugs import DrugFilter
 from .filenames import FileExtensionKeeper
 from .gazetteers import GazetteerPhraseKeeper
+from .hashtags import HashtagNameDetector
 from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowList, DenyList
+from .masked import MaskedNameDetector
 from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
 from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
 from .placeholders import PlaceholderKeeper
 from .places import PlaceKeeper
-from .spaced import SpacedNameDetector
+from .signoff import SignOffDetector
+from .spaced import SeparatedNameDetector, SpacedNameDetector
 from .titles import TitledNameDetector, TitleKeeper
 from .usernames import UsernameDetector
 
@@ -73,7 +83,8 @@ class Analyzer:
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
         and titles are kept. ``rules``: names after a title, the board's usernames (with
-        ``stats``) and spaced-out names.
+        ``stats``), names spelled out, in hashtags or masked, sign-offs, and the completion
+        of the names found.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
         ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`).
         ``consistency``: with ``rules``, the level at which a word removed in a thread (and,
@@ -93,7 +104,13 @@ class Analyzer:
             detectors.append(TitledNameDetector())
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
+            removed_above = tagger.threshold if threshold is None else threshold
             detectors.append(SpacedNameDetector())
+            detectors.append(SeparatedNameDetector())
+            detectors.append(HashtagNameDetector(removed_above))
+            detectors.append(SignOffDetector(removed_above))
+            detectors.append(MaskedNameDetector())
+            detectors.append(NameCompletion(cls.keep_steps(drug_filter), removed_above))
         if allow:
             detectors.append(AllowList(allow))
         if deny:
@@ -192,23 +209,28 @@ class Analyzer:
     def extend(self, document: Document, spans: List[Span], types: Types) -> List[Span]:
         """``spans`` (:meth:`analyze`'s, found without the words of ``types``) with the
         consistency step's second round: the occurrences of those words, less what the keep
-        steps after it hold, where they raise a lower model score. The same spans as
-        :meth:`analyze` with the step told ``types``, without running the model again."""
-        step = self.consistency
-        if step is None or not types:
+        steps after it hold, where they raise a lower model score. What :meth:`analyze`
+        gives with the step told ``types``, without running the model again."""
+        if self.consistency is None or not types:
             return spans
+        found = self._occurrences(document, spans, types, document.to_original)
+        return raise_spans(spans, document.to_original(found)) if found else spans
+
+    def _occurrences(self, document: Document, spans: List[Span], types: Types,
+                     in_offsets_of_spans) -> List[Span]:
+        """The consistency spans (visible text) of ``types`` that change ``spans`` (whose
+        offsets ``in_offsets_of_spans`` converts to), less what the keep steps after the
+        consistency step hold."""
+        step = self.consistency
         found = matching_spans(document, types)
         if found and spans:         # those a span as sure already covers change nothing
-            raised = set(raise_spans(spans, document.to_original(found)))
-            found = [span for span, original in zip(found, document.to_original(found))
-                     if original in raised]
-        after = self.detectors[self.detectors.index(step) + 1:]
-        for detector in after:
+            converted = in_offsets_of_spans(found)
+            raised = set(raise_spans(spans, converted))
+            found = [span for span, same in zip(found, converted) if same in raised]
+        for detector in self.detectors[self.detectors.index(step) + 1:]:
             if found and detector.effect == KEEP:
                 found = drop_inside(found, [(s.start, s.end) for s in detector.detect(document)])
-        if not found:
-            return spans
-        return raise_spans(spans, document.to_original(found))
+        return found
 
     def analyze(self, document: Document) -> List[Span]:
         """The identifiers to remove, each with its label, probability and source, with
@@ -220,13 +242,22 @@ class Analyzer:
         detectors find them."""
         spans: List[Span] = []
         for detector in self.detectors:
-            found = detector.detect(document)
+            if isinstance(detector, Completer):
+                found = detector.complete(document, spans)
+            else:
+                found = detector.detect(document)
             if detector.effect == KEEP:
                 spans = drop_inside(spans, [(s.start, s.end) for s in found])
             elif detector.effect == RAISE:
                 spans = raise_spans(spans, found)
             else:
                 spans = add_spans(spans, found)
+        step = self.consistency
+        types = step.types_of(document) if step is not None else None
+        if types:                   # the second round, as a dump's pass 3 adds it
+            found = self._occurrences(document, spans, types, lambda found: found)
+            if found:
+                spans = raise_spans(spans, found)
         return spans
 
     def token_scores(self, document: Document) -> List[Optional[float]]:

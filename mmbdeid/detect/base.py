@@ -12,11 +12,19 @@ A detector's ``effect`` says what its spans do in the analyzer chain
   thread raises a token the model scored lower, and never cuts a longer span found earlier.
 
 The order of the chain is therefore part of its meaning: a later detector wins.
+
+A step that needs what the chain has found so far (the rest of a name whose first part was
+removed) is a :class:`Completer`: the analyzer calls its ``complete(document, spans)`` with
+the spans found up to that step, instead of ``detect(document)``, and merges what it returns
+by its effect like any other detector's spans. A completer must score a span it adds from a
+span found before with that span's score (not 1.0): evaluation runs the chain with a span on
+every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and reads the scores against each
+threshold, so a span added from a seed must count as found exactly when its seed does.
 """
 from itertools import compress
 from typing import AbstractSet, Iterable, List, Sequence, Tuple
 
-from ..spans import Span
+from ..spans import Span, drop_inside
 from ..text.document import Document
 
 REMOVE = "remove"
@@ -66,3 +74,28 @@ class Detector:
 
     def __repr__(self) -> str:
         return "%s()" % type(self).__name__
+
+
+def without_kept(spans: List[Span], document: Document,
+                 steps: Sequence[Detector]) -> List[Span]:
+    """``spans`` less those inside what one of the KEEP ``steps`` keeps in ``document``: a
+    rule step placed after the chain's KEEP steps asks them itself (``Barrett`` of
+    ``Barrett's esophagus`` stays, whatever the rule says)."""
+    for step in steps:
+        if not spans:
+            break
+        spans = drop_inside(spans, [(s.start, s.end) for s in step.detect(document)])
+    return spans
+
+
+class Completer(Detector):
+    """A detector that reads the spans found before it in the chain (see the module)."""
+
+    def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
+        """The spans to add (or keep), given ``spans``, those found so far (sorted, in
+        ``document.text``)."""
+        raise NotImplementedError
+
+    def detect(self, document: Document) -> List[Span]:
+        """What the step finds in ``document`` alone, with nothing found before it."""
+        return self.complete(document, [])

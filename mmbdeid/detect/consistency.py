@@ -5,7 +5,9 @@ A word the chain removed as a name with high probability (a CRF span scoring at 
 in the same author's posts on the board: a surname found with confidence in a signature is
 found again in the next message, where the context says less. The evidence is gathered in
 a first round over the corpus or dump (:class:`NameEvidence`), and a second round adds the
-other occurrences (:class:`ConsistencyDetector`). An occurrence counts where its form can
+other occurrences to the spans the whole chain found
+(:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`; the chain's
+:class:`ConsistencyDetector` marks the place from where its keep steps apply). An occurrence counts where its form can
 be a name: capitalised (``Maren``, ``MAREN``) or written exactly as the form seen; a common
 word written in lower case (``faith``, ``will``) stays. The keep steps after this one in
 the chain (drug names, medical terms, eponyms before a head noun, titles, the user's allow
@@ -158,4 +160,6 @@ class ConsistencyDetector(Detector):
         return known[1] if known is not None and known[0] is document else None
 
     def detect(self, document: Document) -> List[Span]:
-        return matching_spans(document, self.types_of(document) or {})
+        # Its spans join after the whole chain (Analyzer.extend), in every use alike: a
+        # dump's pass 3 cannot run the chain's later steps again over them.
+        return []

@@ -32,6 +32,12 @@ WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_wor
 KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings",
               "organisations_extra", "institution_heads", "medical_devices", "demonyms")
 
+# Lists of the rule steps that complete a name or find initials (mmbdeid.detect.completion,
+# detect.signoff): name particles (``de``, ``van``, ``al``), generational suffixes (``Jr``),
+# abbreviations and interjections that are no one's initials (``TIA``, ``xoxo``, ``Hmm``),
+# closing words (``Love``). Not in WORDLISTS either.
+RULE_LISTS = ("name_particles", "name_suffixes", "not_initials", "closings")
+
 _PACKAGE = "mmbdeid.lexicons"
 
 
@@ -60,14 +66,14 @@ def _nickname_rows() -> Iterator[tuple[str, list[str]]]:
 
 @functools.lru_cache(maxsize=None)
 def load_wordlist(name: str) -> frozenset[str]:
-    """The entries of a named membership list (see ``WORDLISTS`` and ``KEEP_LISTS``) as a
-    frozenset.
+    """The entries of a named membership list (see ``WORDLISTS``, ``KEEP_LISTS`` and
+    ``RULE_LISTS``) as a frozenset.
 
     ``nicknames`` gives every name of the nickname file, canonical names included.
     """
-    if name not in WORDLISTS and name not in KEEP_LISTS:
+    if name not in WORDLISTS and name not in KEEP_LISTS and name not in RULE_LISTS:
         raise ValueError(f"unknown word list {name!r}; available: "
-                         f"{', '.join(WORDLISTS + KEEP_LISTS)}")
+                         f"{', '.join(WORDLISTS + KEEP_LISTS + RULE_LISTS)}")
     if name == "nicknames":
         return frozenset(n for canonical, nicks in _nickname_rows() for n in (canonical, *nicks))
     return frozenset(fields[0] for fields in _rows(f"{name}.txt"))
