@@ -96,6 +96,7 @@ NEGATIVES = [
     "psa 4.0 to 10.5 over 2-3 months",
     "wbc 3.2 plt 150-450 hgb 11.5",
     "meet @ 5pm or @5pm",
+    "[NAME]/[NAME]@enronXgate and [U12]@acme",     # an earlier scrub's Maren@acme
     "rads x 33, chemo x6",
     "ki-67 was 25%",
     "breast ca. dx at 38",

@@ -77,6 +77,13 @@ def test_pseudonym_authors_keep_their_ids_when_scrubbed_again(tmp_path):
     assert [post["author"] for post in out] == ["U3", "U2", "U1", "U4"]
 
 
+def test_new_people_are_numbered_after_the_pseudonyms_in_the_texts(tmp_path):
+    posts = [{"id": "1", "board": "b", "thread": "t", "author": "U2",
+              "text": "Thanks [P1] and [U1]. Dr. Ostrowski-Vale called."}]
+    out = scrub(tmp_path, posts, "--mode", "pseudonym")
+    assert out[0]["text"].startswith("Thanks [P1] and [U1]. Dr. [P2] called.")
+
+
 # -- scrubbing the bundled fictional data twice -------------------------------------------
 DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "corpora_samples", "demo_dump.jsonl")
@@ -118,6 +125,8 @@ def test_the_sample_scrubbed_again_loses_only_whole_words(tmp_path, mode):
     dump's statistics changed: its names are gone; see the README)."""
     once = _scrub_file(tmp_path, SAMPLE, mode, "once")
     twice = _scrub_file(tmp_path, once, mode, "twice")
+    ids_once = set(re.findall(r"\[[UP]\d+\]", open(once, encoding="utf-8").read()))
     for post_id, old, new in _second_scrub_changes(once, twice):
         assert len(new) == 1 and _PIECES.fullmatch(new[0]) and new[0].startswith("["), post_id
         assert old and all(re.fullmatch(r"\w+", piece) for piece in old), (post_id, old)
+        assert new[0] not in ids_once, (post_id, new)   # no one new shares an old id

@@ -39,7 +39,7 @@ import jellyfish
 from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from .personmap import Person, PersonMap, name_key
 from ..kinds import PERSON_LABELS
-from ..text.placeholders import AUTHOR_PSEUDONYM
+from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
 from ..spans import JOINER_GAP, Span, join, mention_groups
 from ..model.usernames import username_variants
 
@@ -582,9 +582,12 @@ class Linker:
         self._unlinked: Dict[Tuple[str, str], Counter] = {}
         self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
+        self._ids_in_texts: Set[str] = set()            # [P12] of an earlier scrub
 
     def observe(self, fields: dict, spans: Sequence[Span]) -> None:
         self.scopes.add_post(fields)
+        if "[" in fields["text"]:
+            self._ids_in_texts.update(PSEUDONYM_IN_TEXT.findall(fields["text"]))
         author = _text(fields, "author")
         if author and author not in self._authors:
             self._authors[author] = len(self._authors)
@@ -615,7 +618,10 @@ class Linker:
 
     def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None) -> PersonMap:
         people = PersonMap()
-        for username, person_id in zip(self._authors, _author_ids(self._authors)):
+        for person_id in self._ids_in_texts:
+            people.reserve(person_id)
+        for username, person_id in zip(self._authors,
+                                       _author_ids(self._authors, self._ids_in_texts)):
             people.add(Person(person_id, [username]))
         by_username = {p.usernames[0]: p for p in people}
         for (username, key), posts in self._evidence.items():
@@ -694,11 +700,13 @@ class Linker:
         return None
 
 
-def _author_ids(usernames: Iterable[str]) -> List[str]:
+def _author_ids(usernames: Iterable[str], taken: Iterable[str] = ()) -> List[str]:
     """``U1``, ``U2``, ... in order; an author already called like a pseudonym (``U12``:
-    a scrubbed dump scrubbed again) keeps that id, and no one else gets it."""
+    a scrubbed dump scrubbed again) keeps that id, and no one else gets it, nor an id of
+    ``taken`` (pseudonyms in the texts)."""
     usernames = list(usernames)
     reserved = {u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)}
+    reserved |= {i for i in taken if i.startswith("U")}
     ids, number = [], 0
     for username in usernames:
         if username in reserved:

@@ -86,11 +86,15 @@ class PersonMap:
         self._order[person.id] = len(self._order)
         for username in person.usernames:
             self._by_username.setdefault(username.casefold(), person)
-        match = _ID_NUMBER.match(person.id)
+        self.reserve(person.id)
+        return person
+
+    def reserve(self, person_id: str) -> None:
+        """Number new people after ``person_id`` too (an id already in the texts)."""
+        match = _ID_NUMBER.match(person_id)
         if match:
             prefix, number = match.group(1), int(match.group(2))
             self._next_number[prefix] = max(self._next_number[prefix], number)
-        return person
 
     def next_id(self, prefix: str) -> str:
         """A fresh identifier, numbered after the highest one with this prefix."""

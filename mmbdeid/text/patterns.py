@@ -10,6 +10,7 @@ import re
 from typing import Iterator, List
 
 from ..spans import PATTERN, Span, resolve_overlaps
+from .placeholders import PLACEHOLDER
 
 # --- e-mail -----------------------------------------------------------------------------
 
@@ -157,6 +158,15 @@ def _may_hold_phone(text: str) -> bool:
     return _PHONE_DIGITS.search(text) is not None
 
 
+def _after_placeholder(text: str, at: int) -> bool:
+    """Whether a placeholder of an earlier scrub ends at ``at``: ``[NAME]@acme`` stood for
+    ``Maren@acme``, no handle (a scrub of scrubbed text changes nothing)."""
+    if at == 0 or text[at - 1] != "]":
+        return False
+    opening = text.rfind("[", 0, at)
+    return opening >= 0 and PLACEHOLDER.fullmatch(text, opening, at) is not None
+
+
 def _candidates(text: str) -> Iterator[Span]:
     has_at = "@" in text
     if has_at and _EMAIL_AT.search(text):
@@ -173,7 +183,8 @@ def _candidates(text: str) -> Iterator[Span]:
                 yield Span("PHONE", match.start(), match.end(), 1.0, PATTERN)
     if has_at:
         for match in _AT_HANDLE.finditer(text):
-            yield Span("USER", match.start(), match.end(), 1.0, PATTERN)
+            if not _after_placeholder(text, match.start()):
+                yield Span("USER", match.start(), match.end(), 1.0, PATTERN)
     if "u/" in text or "U/" in text:
         for match in _REDDIT_USER.finditer(text):
             yield Span("USER", match.start(), match.end(), 1.0, PATTERN)

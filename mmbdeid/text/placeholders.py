@@ -20,6 +20,9 @@ NAME_STAND_IN = "Mary"
 _PSEUDONYM = r"[UP]\d{1,9}"
 # An author field that an earlier pseudonym scrub wrote (``U12``): the person keeps that id.
 AUTHOR_PSEUDONYM = re.compile(r"U[1-9]\d{0,8}")
+# A pseudonym an earlier scrub wrote into a text (``[P12]``): a later scrub numbers its new
+# people after it, so no one new shares an id with someone there.
+PSEUDONYM_IN_TEXT = re.compile(r"\[([UP][1-9]\d{0,8})\]")
 PLACEHOLDER = re.compile(
     r"\[(?:%s|%s)\]" % ("|".join(re.escape(kind.label) for kind in KINDS), _PSEUDONYM))
 
