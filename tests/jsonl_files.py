@@ -47,3 +47,13 @@ def expected_token_probabilities(posts, model_path, threshold):
             elif score > threshold:
                 expected[(post["id"], start)] = score
     return expected
+
+
+def unexpected_probabilities(listed, expected, threshold):
+    """(post id, token start) -> (listed, expected) where the spans file disagrees with
+    the evaluation chain: a token a rule step removes too scores 1.0 there (removed at any
+    threshold) and lists its own probability where that is above the threshold."""
+    import pytest
+    return {key: (listed[key], expected[key]) for key in expected
+            if listed[key] != pytest.approx(expected[key], abs=1e-6)
+            and not (expected[key] == 1.0 and listed[key] > threshold)}

@@ -4,7 +4,7 @@ import os
 import pytest
 
 from jsonl_files import (expected_token_probabilities, listed_token_probabilities, read_jsonl,
-                         write_jsonl)
+                         unexpected_probabilities, write_jsonl)
 from mmbdeid.cli import main
 
 POSTS = [
@@ -48,7 +48,7 @@ def test_low_threshold_spans_list_every_token_with_its_own_probability(tmp_path,
     listed = listed_token_probabilities(spans)
     expected = expected_token_probabilities(POSTS, tiny_model_path, 0.001)
     assert set(listed) == set(expected)
-    assert all(listed[k] == pytest.approx(expected[k], abs=1e-6) for k in expected)
+    assert unexpected_probabilities(listed, expected, 0.001) == {}
 
 
 def test_scrub_csv_round_trip(tmp_path, tiny_model_path):

@@ -173,7 +173,8 @@ def test_standard_chain_order():
         "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
         "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceFilter",
         "AcronymKeeper", "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
-        "TitledNameDetector", "SpacedNameDetector", "SeparatedNameDetector",
+        "OfficeKeeper", "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector",
+        "SeparatedNameDetector",
         "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
         "AllowList", "DenyList", "PlaceholderKeeper"]
 

@@ -180,14 +180,14 @@ def test_chain_order():
     not_persons = [type(d).__name__ for d in not_person_steps()]
     assert names[names.index("CrfDetector"):] == [
         "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter",
-        "MedicalTermFilter", *not_persons, "TitleKeeper", "TitledNameDetector",
-        "SpacedNameDetector", "SeparatedNameDetector", "HashtagNameDetector",
+        "MedicalTermFilter", *not_persons, "TitleKeeper", "OfficeKeeper",
+        "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector", "SeparatedNameDetector", "HashtagNameDetector",
         "SignOffDetector", "MaskedNameDetector", "NameCompletion", "AllowList", "DenyList",
         "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
-    assert evaluation[-4 - len(not_persons):] == ["DrugFilter", "MedicalTermFilter",
+    assert evaluation[-5 - len(not_persons):] == ["DrugFilter", "MedicalTermFilter",
                                                   *not_persons, "TitleKeeper",
-                                                  "PlaceholderKeeper"]
+                                                  "OfficeKeeper", "PlaceholderKeeper"]
     assert "TitledNameDetector" not in evaluation
     plain = [type(d).__name__ for d in Analyzer.build(FakeTagger(), drug_filter=False).detectors]
     assert "MedicalTermFilter" not in plain and "TitleKeeper" not in plain

@@ -4,21 +4,22 @@ pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> the ot
 occurrences of words the thread or author removed with high probability -> words that are
 never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
 filter (eponyms, medical abbreviations, kinship words) -> what is not a person
-(``not_person_steps``: places, organisations, ...) -> title keeper (``Dr.``) -> names
-after a title -> the board's usernames -> spaced-out names and names spelled with
-separators (``M.a.r.e.n``) -> names in hashtags -> sign-offs (initials and first names
-where a post is signed) -> masked names (``M*ren``) -> name completion (the rest of each
-name found so far; these last four are :class:`~mmbdeid.detect.base.Completer` steps,
-which read the spans found before them) -> allow list -> deny list -> placeholders of an
-earlier scrub (kept). Each step is a :class:`~mmbdeid.detect.base.Detector`; its spans are
-merged by its effect (see ``detect/base.py``). The same chain serves ``scrub`` and
-``evaluate``/``sweep``: for evaluation it is built with a span on every token
-(:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and without the rule steps (the consistency
-step, names after a title, usernames, spaced-out, separated, hashtag and masked names,
-sign-offs, name completion), so the metrics measure the model with its threshold and its
-filters (drug, medical-term, not-person, title), and scrubbing can never disagree with
-them about what the model and the filters do; ``evaluate --chain scrub`` builds it with
-the rule steps.
+(``not_person_steps``: places, organisations, ...) -> title keeper (``Dr.``) -> office
+keeper (``Minister of Defense`` before a name) -> names after a title -> names after a
+rank or office (``cleric Muqtada``) -> the board's usernames -> spaced-out names and names
+spelled with separators (``M.a.r.e.n``) -> names in hashtags -> sign-offs (initials and
+first names where a post is signed) -> masked names (``M*ren``) -> name completion (the
+rest of each name found so far; these last four and the names after an office are
+:class:`~mmbdeid.detect.base.Completer` steps, which read the spans found before them) ->
+allow list -> deny list -> placeholders of an earlier scrub (kept). Each step is a
+:class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
+``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
+evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
+and without the rule steps (the consistency step, names after a title or an office,
+usernames, spaced-out, separated, hashtag and masked names, sign-offs, name completion), so
+the metrics measure the model with its threshold and its filters (drug, medical-term,
+not-person, title, office), and scrubbing can never disagree with them about what the
+model and the filters do; ``evaluate --chain scrub`` builds it with the rule steps.
 """
 import re
 from bisect import bisect_right
@@ -45,6 +46,7 @@ from .lists import AllowList, DenyList
 from .masked import MaskedNameDetector
 from .medical import MedicalTermFilter
 from .not_names import NotNameKeeper
+from .offices import OfficeKeeper, OfficeNameDetector
 from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
 from .placeholders import PlaceholderKeeper
@@ -100,11 +102,13 @@ class Analyzer:
             detectors.append(MedicalTermFilter())
             detectors.extend(not_person_steps())
             detectors.append(TitleKeeper())
+            detectors.append(OfficeKeeper())
         if rules:
+            removed_above = tagger.threshold if threshold is None else threshold
             detectors.append(TitledNameDetector())
+            detectors.append(OfficeNameDetector(cls.keep_steps(drug_filter), removed_above))
             if stats is not None:
                 detectors.append(UsernameDetector.of_dump(stats))
-            removed_above = tagger.threshold if threshold is None else threshold
             detectors.append(SpacedNameDetector())
             detectors.append(SeparatedNameDetector())
             detectors.append(HashtagNameDetector(removed_above))
@@ -124,7 +128,8 @@ class Analyzer:
         outside the chain (the person modes' member-name search) may remove either."""
         steps: List[Detector] = [NotNameKeeper()]
         if drug_filter:
-            steps += [DrugFilter(), MedicalTermFilter(), *not_person_steps(), TitleKeeper()]
+            steps += [DrugFilter(), MedicalTermFilter(), *not_person_steps(), TitleKeeper(),
+                      OfficeKeeper()]
         return steps + [PlaceholderKeeper()]
 
     @classmethod
@@ -167,7 +172,11 @@ class Analyzer:
         if step is None:
             return
         step.forget()
-        first = [self._visible_spans(document) for document in documents]
+        # The evidence is the model's sure spans. The rule steps that read the spans found
+        # so far replace them here (a span on every token: the rule's 1.0 counts at every
+        # threshold), never in scrub (a token the model removes keeps its span), so the
+        # first round runs without them, as scrub's evidence is.
+        first = [self._visible_spans(document, completers=False) for document in documents]
         for document, types in zip(documents, self.thread_types(
                 documents, [d.text for d in documents], first)):
             step.know(document, types)
@@ -237,12 +246,14 @@ class Analyzer:
         offsets into the post's own text (``document.original_text``)."""
         return document.to_original(self._visible_spans(document))
 
-    def _visible_spans(self, document: Document) -> List[Span]:
+    def _visible_spans(self, document: Document, completers: bool = True) -> List[Span]:
         """:meth:`analyze`'s spans in the visible text (``document.text``), as the
-        detectors find them."""
+        detectors find them (without the :class:`Completer` steps: ``completers`` false)."""
         spans: List[Span] = []
         for detector in self.detectors:
             if isinstance(detector, Completer):
+                if not completers:
+                    continue
                 found = detector.complete(document, spans)
             else:
                 found = detector.detect(document)
