@@ -181,6 +181,15 @@ def test_the_main_process_sends_only_posts_the_words_may_change(text, spans, sen
     assert _words_sent("Maren", text, spans) == sent
 
 
+@pytest.mark.parametrize("text, sent", [
+    ("keep the faith", None),                   # a common word in lower case: no name
+    ("Faith called", ["faith"]),
+    ("FAITH called", ["faith"]),
+])
+def test_a_post_is_sent_only_where_the_word_may_be_a_name(text, sent):
+    assert _words_sent("Faith", text) == sent
+
+
 def _words_sent(name: str, text: str, spans=()):
     """The words the main process sends a worker with ``text`` (and its ``spans``) after
     a post of the thread removed ``name`` with probability 0.9 (None: the post is not

@@ -14,11 +14,11 @@ evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
 """
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..detect.consistency import NameEvidence, Types, removed_types
+from ..detect.consistency import NameEvidence, Seen, Types, can_be_the_name, removed_types
 from ..files.diskerrors import scratch_text_file
 from ..spans import Span
 from ..text.document import Document
@@ -56,8 +56,9 @@ class Evidence:
         if text.isascii() and "<" not in text and "&" not in text:
             # what the detector reads is this very text (no markup, references or
             # invisible characters to take out): a word not in it is not there, and one
-            # each of whose occurrences (counted as a substring: at least as many as
-            # there are) a span as sure already covers adds nothing
+            # each of whose occurrences written as a name may be (counted as runs of word
+            # characters, or as a substring: at least as many as there are) a span as
+            # sure already covers adds nothing
             lowered = text.lower()
             covered: Dict[str, int] = {}
             for span in spans:
@@ -67,23 +68,30 @@ class Evidence:
                     covered[word] = covered.get(word, 0) + 1
             types = {word: seen for word, seen in types.items() if word in lowered}
             if types:
-                words = Counter(_WORD.findall(lowered))
+                runs: Dict[str, Counter] = defaultdict(Counter)
+                for run in _WORD.findall(text):
+                    runs[run.lower()][run] += 1
                 types = {word: seen for word, seen in types.items()
-                         if _occurrences(word, lowered, words) > covered.get(word, 0)}
+                         if _occurrences(word, seen, lowered, runs) > covered.get(word, 0)}
         return types or None
 
 
 _WORD = re.compile(r"\w+")
 
 
-def _occurrences(word: str, lowered: str, words: Counter) -> int:
-    """At least as many as the tokens ``word`` is in ``lowered`` (ASCII): the runs of
-    word characters equal to it (the tokenizer splits at least there) or to it plus the
-    ``n`` of a split ``n't`` (``do`` of ``don't``), or, for a word with other characters
-    (``o'leary``), its occurrences as a substring."""
+def _occurrences(word: str, seen: Seen, lowered: str, runs: Dict[str, Counter]) -> int:
+    """At least as many as the tokens ``word`` is in the text (ASCII; ``lowered``: in lower
+    case, ``runs``: its runs of word characters by their lower case) where it is written
+    as a name may be (:func:`~mmbdeid.detect.consistency.can_be_the_name`): the runs equal
+    to it (the tokenizer splits at least there) or to it plus the ``n`` of a split ``n't``
+    (``do`` of ``don't``), or, for a word with other characters (``o'leary``), its
+    occurrences as a substring."""
     if not _WORD.fullmatch(word):
         return lowered.count(word)
-    return words[word] + words[word + "n"]
+    return (sum(count for run, count in runs.get(word, {}).items()
+                if can_be_the_name(run, seen))
+            + sum(count for run, count in runs.get(word + "n", {}).items()
+                  if can_be_the_name(run[:-1], seen)))
 
 
 def _field(fields: dict, name: str) -> str:
