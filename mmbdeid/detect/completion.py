@@ -52,7 +52,7 @@ from ..text.document import Document
 from .base import Completer, Detector, without_kept
 from .crf import EVERY_TOKEN
 from .medical import HYPHENS
-from .name_words import KNOWN, Caps, NameWords
+from .name_words import KNOWN, Caps, NameWords, name_words
 
 COMPLETION = "completion"
 MAX_WORDS = 4
@@ -355,7 +355,7 @@ class NameCompletion(Completer):
         source in the spans file). Below it, and with a span on every token
         (``EVERY_TOKEN``: evaluation), a seed scored higher than the token gives it its
         score."""
-        self.words = NameWords()
+        self.words = name_words()
         self.keep_steps = list(keep_steps)
         self.threshold = threshold
 

@@ -111,3 +111,9 @@ class NameWords:
     def one_place(self, first: str, second: str) -> bool:
         """Whether two words in text order make a place or organisation together."""
         return ("%s %s" % (first, second)).lower() in self.phrases
+
+
+@functools.lru_cache(maxsize=1)
+def name_words() -> NameWords:
+    """The one shared :class:`NameWords` (read-only; its sets take a while to build)."""
+    return NameWords()

@@ -24,7 +24,7 @@ from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens, without_kept
 from .completion import GapFiller
 from .crf import EVERY_TOKEN
-from .name_words import OFFICES, NameWords
+from .name_words import OFFICES, name_words
 
 OFFICE = "office"
 MAX_WORDS = 3
@@ -39,7 +39,7 @@ class OfficeNames:
     the office with its domain (``Minister of Defense``) and the words of the name."""
 
     def __init__(self):
-        self.words = NameWords()
+        self.words = name_words()
         self.peoples = load_wordlist("demonyms")
 
     def find(self, document: Document) -> List[Tuple[range, range]]:

@@ -45,7 +45,7 @@ from .base import indices_in, lowered_tokens
 from .completion import GapFiller
 from .crf import EVERY_TOKEN
 from .medical import first_names
-from .name_words import NameWords
+from .name_words import name_words
 from .titles import title_words
 
 SIGN_OFF = "signoff"
@@ -85,7 +85,7 @@ class SignOffDetector(GapFiller):
         self.closings = load_wordlist("closings") | load_wordlist("greetings")
         self.first = first_names()
         self.zipf = load_zipf()
-        self.name_words = NameWords()
+        self.name_words = name_words()
 
     def initials_at(self, document: Document, k: int) -> Optional[int]:
         """The last token of the initials starting at ``k`` (``S`` of ``J.S.``), or None."""
