@@ -84,9 +84,10 @@ class Analyzer:
         """The standard chain. ``stats``: the corpus statistics of the dump being scrubbed
         (the model's features, and the board's usernames); ``threshold`` None: the model's.
         ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
-        and titles are kept. ``rules``: names after a title, the board's usernames (with
-        ``stats``), names spelled out, in hashtags or masked, sign-offs, and the completion
-        of the names found.
+        and the places, organisations, titles and offices of the keep steps are kept.
+        ``rules``: names after a title or an office, the board's usernames (with ``stats``),
+        names spelled out, in hashtags or masked, sign-offs, and the completion of the
+        names found.
         ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
         ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`).
         ``consistency``: with ``rules``, the level at which a word removed in a thread (and,
