@@ -14,7 +14,10 @@ import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
-OPTIONAL = {"pandas": "pandas", "spacy": "spacy", "presidio_analyzer": "presidio_analyzer"}
+# module a block imports -> the optional extra it needs
+OPTIONAL = {"pandas": "pandas", "spacy": "spacy", "presidio_analyzer": "presidio_analyzer",
+            "mmbdeid.adapters.presidio": "presidio_analyzer",
+            "mmbdeid.adapters.spacy_component": "spacy"}
 
 
 def python_blocks():
@@ -30,15 +33,31 @@ def expected_output(code: str):
     return [line[2:] for line in code.splitlines() if line.startswith("# ")]
 
 
+def needed_extras(code: str):
+    return {extra for module, extra in OPTIONAL.items()
+            if re.search(r"^\s*(?:import|from) %s(?![\w.])" % re.escape(module), code,
+                         re.MULTILINE)}
+
+
+@pytest.mark.parametrize("code, extras", [
+    ("import pandas as pd\n", {"pandas"}),
+    ("from mmbdeid.adapters.presidio import blank_analyzer_engine\n", {"presidio_analyzer"}),
+    ("import mmbdeid.adapters.spacy_component  # registers\n", {"spacy"}),
+    ("import spacy\n", {"spacy"}),
+    ("import mmbdeid\nfrom mmbdeid import Scrubber\n", set()),
+])
+def test_blocks_that_need_an_extra_are_recognised(code, extras):
+    assert needed_extras(code) == extras
+
+
 def test_the_readme_has_python_examples():
     assert len(python_blocks()) >= 3
 
 
 @pytest.mark.parametrize("code", python_blocks())
 def test_readme_python_example(code, tmp_path):
-    for module in OPTIONAL:
-        if re.search(r"^\s*(?:import|from) %s\b" % module, code, re.MULTILINE):
-            pytest.importorskip(module)
+    for module in needed_extras(code):
+        pytest.importorskip(module)
     printed = io.StringIO()
     cwd = os.getcwd()
     os.chdir(tmp_path)
