@@ -190,7 +190,7 @@ def steps():
 
 @pytest.fixture(scope="module")
 def pool():
-    from mmbdeid.detect.titles import title_words
+    from mmbdeid.detect.names import title_words
     words = (sorted(load_wordlist("eponyms"))
              + sorted(load_wordlist("medical_abbreviations"))[:300]
              + sorted(load_wordlist("kinship")) + sorted(title_words()) * 5

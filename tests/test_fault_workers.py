@@ -193,10 +193,10 @@ def test_an_exception_in_a_worker_reaches_the_caller_with_its_traceback():
 # opened) and is killed with it open (its path goes to FAULT_FLAGS/held).
 INJECT = """
 import os, runpy, signal, tempfile, time
-from mmbdeid.jobs import local
+from mmbdeid.jobs import chunks
 
 record, mode, flags = (os.environ["FAULT_" + k] for k in ("RECORD", "MODE", "FLAGS"))
-scrub = local.ChunkDetector.__call__
+scrub = chunks.ChunkDetector.__call__
 held = os.path.join(flags, "held")
 def faulty(self, posts):
     if any(post["id"] == record for post in posts):
@@ -215,7 +215,7 @@ def faulty(self, posts):
             time.sleep(60)
     return scrub(self, posts)
 
-local.ChunkDetector.__call__ = faulty
+chunks.ChunkDetector.__call__ = faulty
 runpy.run_module("mmbdeid", run_name="__main__")
 """
 

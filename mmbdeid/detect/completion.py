@@ -51,7 +51,7 @@ from ..spans import USERNAME, Span
 from ..text.document import Document
 from .base import Completer, Detector, without_kept
 from .crf import EVERY_TOKEN
-from .medical import HYPHENS
+from .names import HYPHENS
 from .name_words import KNOWN, Caps, NameWords, name_words
 
 COMPLETION = "completion"

@@ -31,7 +31,8 @@ from ..spans import Span
 from ..text.document import Document
 from ..text.tokenize import tokenize
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .titles import LOWER_CASE_TITLES, title_words
+from .names import title_words
+from .titles import LOWER_CASE_TITLES
 
 GAZETTEER = "gazetteer"
 # A word this frequent in English (Zipf) that is no first name makes an entry a place

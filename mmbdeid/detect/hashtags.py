@@ -22,7 +22,7 @@ from ..spans import Span
 from ..text.document import Document
 from .completion import GapFiller
 from .crf import EVERY_TOKEN
-from .medical import first_names
+from .names import first_names
 
 HASHTAG = "hashtag"
 # A first name as rare as a word as this (Zipf) is a name in a hashtag: ``Maren`` (2.4).

@@ -31,8 +31,7 @@ from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
 from .gazetteers import after_name, capitalised, first_names, person_words
-from .medical import HYPHENS
-from .titles import title_words
+from .names import HYPHENS, title_words
 
 INSTITUTION = "institution"
 MAX_WORDS = 4

@@ -22,7 +22,7 @@ from ..model.lexicon import load_last_name_ranks, load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import Completer
-from .medical import first_names
+from .names import first_names
 from .name_words import SURNAME_RANK
 
 MASKED = "masked"

@@ -30,18 +30,15 @@ Like the drug filter (``detect/drugs.py``), a KEEP step: a span on
 Pattern tokens (e-mails, URLs, phones, handles) are never kept. Spans are one per token, in
 token order.
 """
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..model.lexicon import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
+from .names import HYPHENS, PARTICLES, census_names, first_names, name_like, title_words
 
 POSSESSIVES = frozenset({"'s", "\u2019s", "'", "\u2019", "'S", "\u2019S"})
-HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
-
-# Particles of multi-word eponyms (von Willebrand, de Quervain): not first names there.
-PARTICLES = frozenset({"von", "van", "de", "du", "di", "da", "la", "le", "del", "der", "den"})
 
 # Words before an eponym that make a thing of it: ``a Foley``, ``the Whipple``, ``my Holter``
 # (a person seldom takes one; a first name may: ``my Bell`` is left to the model).
@@ -51,23 +48,6 @@ DETERMINERS = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "
 FAMILY_WORDS = frozenset({"family", "families", "household", "kids", "children", "clan"})
 
 Phrase = Tuple[str, ...]
-
-
-def census_names() -> FrozenSet[str]:
-    """Census first names and surnames and nicknames: words that may be a person's."""
-    return load_wordlist("first_names") | load_wordlist("last_names") | load_wordlist("nicknames")
-
-
-def first_names() -> FrozenSet[str]:
-    return load_wordlist("first_names") | load_wordlist("nicknames")
-
-
-def name_like(token: str, stop_words: FrozenSet[str]) -> bool:
-    """A capitalised word that could be a name: ``Mary``, ``O'Brien``, ``J`` (an initial),
-    not ``Who``, ``TSH`` or ``2nd``."""
-    letters = token.replace("'", "").replace("\u2019", "")
-    return (token[:1].isupper() and letters.isalpha() and token.lower() not in stop_words
-            and (len(token) == 1 or not token.isupper()))
 
 
 def _parts(entry: str) -> Phrase:
@@ -100,7 +80,6 @@ class MedicalTermFilter(Detector):
         self.words = given(words, lambda: load_wordlist("common_words"))
         self.stop_words = load_wordlist("stop_words")
         if titles is None:
-            from .titles import title_words
             titles = title_words()
         self.titles = frozenset(t.lower() for t in titles)
         # first word -> phrases starting with it, longest first

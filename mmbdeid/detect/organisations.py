@@ -17,7 +17,7 @@ from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
 from .gazetteers import after_name, first_names, person_words
-from .titles import title_words
+from .names import title_words
 
 ORGANISATION = "organisation"
 

@@ -28,7 +28,7 @@ from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
 from .medical import POSSESSIVES
 from .gazetteers import after_name, capitalised, first_names, written_forms
-from .titles import title_words
+from .names import title_words
 
 PLACE = "place"
 LARGE_KINDS = frozenset({"continent", "country", "state", "region", "subdivision"})

@@ -44,9 +44,8 @@ from ..text.document import Document
 from .base import indices_in, lowered_tokens
 from .completion import GapFiller
 from .crf import EVERY_TOKEN
-from .medical import first_names
+from .names import first_names, title_words
 from .name_words import name_words
-from .titles import title_words
 
 SIGN_OFF = "signoff"
 MAX_LETTERS = 3

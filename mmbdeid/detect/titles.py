@@ -26,7 +26,7 @@ from ..model.lexicon import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .medical import HYPHENS, PARTICLES, census_names, name_like
+from .names import HYPHENS, PARTICLES, census_names, name_like, title_words
 
 TITLE = "title"
 MAX_NAME_WORDS = 3
@@ -34,8 +34,6 @@ MAX_NAME_WORDS = 3
 # name: ``Dr. Google`` (4.9), ``Dr. Tomorrow`` (5.0); ``Dr. Oz`` (4.0), ``Ms. Delacroix`` (2.5)
 # are names.
 NOT_NAME_ZIPF = 4.5
-# Honorifics that follow a name or name a place (``Jr``, ``St Louis``): not titles here.
-NOT_TITLES = frozenset({"jr", "sr", "esq", "saint"})
 # Titles that are titles even in lower case (``dr okonkwo`` is still unusual, but
 # ``nurse Ottilie`` is common); the others are ordinary words too (``miss``, ``lady``, ``gen``).
 LOWER_CASE_TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "doctor", "doc", "nurse",
@@ -55,12 +53,6 @@ def not_name_words() -> FrozenSet[str]:
     zipf = load_zipf()
     frequent = {w for w in load_wordlist("common_words") if zipf.get(w, 0.0) >= NOT_NAME_ZIPF}
     return frozenset(frequent) | load_wordlist("medical_words") | load_wordlist("drugs")
-
-
-@functools.lru_cache(maxsize=1)
-def title_words() -> FrozenSet[str]:
-    """The titles of ``honorifics.txt``: less its kinship words and name suffixes."""
-    return load_wordlist("honorifics") - load_wordlist("kinship") - NOT_TITLES
 
 
 class _TitleSteps(Detector):

@@ -24,7 +24,7 @@ from ..spans import Span
 from ..text.document import Document
 from .config import DetectionConfig
 from .input_watch import record_digest
-from .local import Detected, chunked
+from .chunks import Detected, chunked
 
 
 class Evidence:

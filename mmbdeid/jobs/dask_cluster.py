@@ -30,7 +30,7 @@ from ..errors import InputError
 from ..files.corpora import file_sha256
 from ..files.scratch import ScratchDirectory
 from .config import DetectionConfig
-from .local import ChunkDetector, chunked
+from .chunks import ChunkDetector, chunked
 
 CHUNKS_PER_PARTITION = 10
 PARTITIONS_IN_FLIGHT_PER_WORKER = 3

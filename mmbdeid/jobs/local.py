@@ -7,8 +7,7 @@ is the same as a single-job run and memory does not grow with the dump. A worker
 dies (a crash, the OOM killer, kill -9) is replaced and its chunk retried once; a chunk
 that kills two workers stops the run with an error naming its first record.
 
-The per-chunk functions (:func:`count_chunk`, :class:`ChunkDetector`) are shared with the
-Dask engine.
+The per-chunk work (:mod:`mmbdeid.jobs.chunks`) is shared with the Dask engine.
 """
 import contextlib
 import ctypes
@@ -25,17 +24,13 @@ import traceback
 import weakref
 from collections import deque
 from multiprocessing.connection import wait
-from typing import (Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional,
-                    Sequence, Tuple)
+from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
 from ..files.scratch import ScratchDirectory
-from ..model.stats import PartialCounts
-from ..spans import Span
-from ..text.document import Document
+from .chunks import ChunkDetector
 from .config import DetectionConfig
 
-CHUNK_POSTS = 200
 IN_FLIGHT_PER_JOB = 4
 
 
@@ -44,71 +39,6 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def chunked(items: Iterable, size: int = CHUNK_POSTS) -> Iterator[list]:
-    chunk = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-# -- work on one chunk (runs in a worker) ----------------------------------------------
-def count_chunk(posts: Sequence[dict]) -> PartialCounts:
-    """Pass 1: the statistics counts of some posts."""
-    counts = PartialCounts()
-    for fields in posts:
-        counts.add(Document.from_post(fields))
-    return counts
-
-
-class Detected(NamedTuple):
-    """Pass 2's result for one post."""
-    spans: List[Span]           # the analyzer's spans, one per detected token or phrase
-    tokens: int
-    text: Optional[str]         # the placeholder text, when the workers render it
-    # what each placeholder of ``text`` replaced: a mention (adjacent name tokens joined)
-    # with its parts (:class:`mmbdeid.output.operators.Replaced`), when ``text`` is given
-    replaced: Optional[list] = None
-
-
-class ChunkDetector:
-    """Pass 2 for one process: the model and statistics are opened once, then each chunk's
-    posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`) and, in placeholder
-    mode, rewritten; adjacent name tokens become one placeholder there, after the
-    analyzer, whose spans stay one per token."""
-
-    def __init__(self, detection: DetectionConfig, stats_path: str):
-        from ..detect.analyzer import Analyzer
-        from ..model.reference import with_reference
-        from ..model.stats import CorpusStats
-        from ..model.tagger import NameTagger
-        from ..output.operators import PlaceholderOperator
-        self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
-                                       with_reference(CorpusStats.load(stats_path)),
-                                       threshold=detection.threshold,
-                                       allow=detection.allow, deny=detection.deny,
-                                       tagging=detection.tagging,
-                                       consistency=detection.consistency,
-                                       authors=detection.authors)
-        self.operator = PlaceholderOperator() if detection.render_placeholders else None
-
-    def __call__(self, posts: Sequence[dict]) -> List[Detected]:
-        documents = [Document.from_post(fields) for fields in posts]
-        self.analyzer.prefetch(documents)
-        results = []
-        for fields, document in zip(posts, documents):
-            spans = self.analyzer.analyze(document)
-            text = replaced = None
-            if self.operator is not None:
-                record, replaced = self.operator.rewrite(fields, spans)
-                text = record["text"]
-            results.append(Detected(spans, len(document), text, replaced))
-        return results
 
 
 _worker_function: Optional[Callable] = None

@@ -34,7 +34,7 @@ from ..spans import Span, join
 from ..text.context import context
 from .config import MAX_POST_CHARS, RunConfig
 from .input_watch import InputWatch, record_digest
-from .local import chunked, count_chunk
+from .chunks import chunked, count_chunk
 from .progress import Progress
 
 MAX_WARNINGS_SHOWN = 20

@@ -236,7 +236,8 @@ def after_title(before: str) -> bool:
     key = word.lower()
     # (imported here: the detectors' modules load the tokenizer's tables, which the
     # command line does not need to start)
-    from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES, title_words
+    from ..detect.names import title_words
+    from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES
     return (key in title_words() and (word[:1].isupper() or key in LOWER_CASE_TITLES)
             and (not dot or key in ABBREVIATED_TITLES))
 
