@@ -521,7 +521,8 @@ def run_train(args) -> int:
 def _train(args) -> int:
     from .files.corpora import file_sha256, load_labelled, training_labels
     from .evaluation.metrics import UnreachableRecall, pick_threshold
-    from .evaluation.gold import corpus_stats, gold_scores
+    from .evaluation.gold import gold_scores
+    from .model.reference import corpus_stats
     from .model.tagger import DEFAULT_THRESHOLD, NameTagger
 
     labelled, sources = [], []
@@ -708,7 +709,8 @@ def run_evaluate(args) -> int:
 
 def _evaluate(args) -> int:
     from .evaluation.metrics import format_leak, post_leak, token_metrics
-    from .evaluation.gold import corpus_stats, document_scores, pooled_scores
+    from .evaluation.gold import document_scores, pooled_scores
+    from .model.reference import corpus_stats
     from .files.corpora import load_labelled
 
     tagger = _load_model(args.model)

@@ -57,7 +57,7 @@ import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from mmbdeid.detect.analyzer import Analyzer  # noqa: E402
-from mmbdeid.evaluation.gold import corpus_stats  # noqa: E402
+from mmbdeid.model.reference import corpus_stats  # noqa: E402
 from mmbdeid.model.tagger import NameTagger, default_model_path  # noqa: E402
 
 LOWERCASE = Path(__file__).resolve().parents[1] / "corpora_samples" / \

@@ -141,7 +141,7 @@ def test_csv_appends_leak_columns(tmp_path):
 def _expected_leaks(model_path, corpus_path, thresholds):
     """Brute force over the analyzer's own per-token scores."""
     from mmbdeid.detect.analyzer import Analyzer
-    from mmbdeid.evaluation.gold import corpus_stats
+    from mmbdeid.model.reference import corpus_stats
     from mmbdeid.files.corpora import load_labelled
     from mmbdeid.kinds import PERSON_LABELS
     from mmbdeid.model.tagger import NameTagger

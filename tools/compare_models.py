@@ -19,7 +19,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from mmbdeid.evaluation.gold import corpus_stats, document_scores  # noqa: E402
+from mmbdeid.evaluation.gold import document_scores  # noqa: E402
+from mmbdeid.model.reference import corpus_stats  # noqa: E402
 from mmbdeid.files.corpora import load_labelled  # noqa: E402
 from mmbdeid.kinds import PERSON_LABELS  # noqa: E402
 from mmbdeid.model.tagger import NameTagger  # noqa: E402

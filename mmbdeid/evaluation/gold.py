@@ -4,7 +4,6 @@ Shared by ``evaluate``, ``sweep`` and threshold selection in ``train --dev``. To
 by an e-mail/URL/phone pattern are left out of the name metrics: they are removed whatever
 the model says, and they are neither found names nor kept words.
 """
-import os
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -13,17 +12,8 @@ from . import CHAINS
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
 from ..kinds import PERSON_LABELS
-from ..model.reference import with_reference
-from ..model.stats import CorpusStats
+from ..model.reference import corpus_stats
 from .metrics import post_name_minimum
-
-
-def corpus_stats(documents: Sequence, stats_path: Optional[str] = None) -> CorpusStats:
-    """Statistics from ``stats_path`` if it exists; otherwise built from the documents (the
-    corpus is its own dump) and, with a path, saved there for the next run."""
-    if stats_path and os.path.exists(stats_path):
-        return with_reference(CorpusStats.load(stats_path))
-    return with_reference(CorpusStats.build(documents, stats_path))
 
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,

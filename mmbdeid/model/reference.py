@@ -301,7 +301,18 @@ def with_reference(stats: Optional[CorpusStats]) -> Optional[CombinedStats]:
     return None if stats is None else CombinedStats(stats)
 
 
+def corpus_stats(documents: Sequence, stats_path: Optional[str] = None
+                 ) -> Optional[CombinedStats]:
+    """Statistics from ``stats_path`` if it exists; otherwise built from the documents (the
+    corpus is its own dump) and, with a path, saved there for the next run; pooled with
+    the reference statistics (training, evaluation)."""
+    if stats_path and os.path.exists(stats_path):
+        return with_reference(CorpusStats.load(stats_path))
+    return with_reference(CorpusStats.build(documents, stats_path))
+
+
 # -- building the reference ---------------------------------------------------------------
+
 def build_reference(corpora: Sequence[Tuple[str, Sequence]], path: str,
                     sources: Sequence[dict] = (), zipf: Optional[Dict[str, float]] = None
                     ) -> None:

@@ -630,7 +630,7 @@ def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
         documents.append(document)
         labels_of_tokens = labels_from_spans(document.original_offsets, gold)
         token_labels.append(training_labels(document, labels_of_tokens))
-    from ..evaluation.gold import corpus_stats
+    from .reference import corpus_stats
     return documents, token_labels, corpus_stats(documents)
 
 
