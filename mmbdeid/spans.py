@@ -55,10 +55,6 @@ _START = attrgetter("start")
 _START_END = attrgetter("start", "end")
 
 
-def by_position(spans: Iterable[Span]) -> List[Span]:
-    return sorted(spans, key=_START_END)
-
-
 def resolve_overlaps(spans: Iterable[Span]) -> List[Span]:
     """Sorted spans with overlaps removed: the earlier, then the longer, span wins."""
     kept: List[Span] = []

@@ -82,14 +82,3 @@ def fold_scores(labelled: Sequence[LabelledDocument], n_folds: int = 5,
         gold, probabilities, minima = gold_scores(
             tagger, [labelled[i] for i in held_out], stats, posts=True, progress=report)
         yield FoldScores(gold, probabilities, minima, len(held_out))
-
-
-def cross_validate(labelled: Sequence[LabelledDocument], n_folds: int = 5,
-                   posts: bool = False, **tagger_params) -> Tuple[np.ndarray, ...]:
-    """Pooled held-out (gold is-name, name probability) over all folds; with ``posts``,
-    also the pooled per-post minima of :func:`~.gold.gold_scores` (every post is held out
-    in exactly one fold)."""
-    folds = list(fold_scores(labelled, n_folds, **tagger_params))
-    pooled = (np.concatenate([f.gold for f in folds]),
-              np.concatenate([f.probabilities for f in folds]))
-    return pooled + (np.concatenate([f.minima for f in folds]),) if posts else pooled

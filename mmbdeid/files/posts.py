@@ -32,7 +32,6 @@ from .postfile import FieldNames, PostFile, field_names_of, format_of
 from . import parquet
 
 TEXT_KINDS = ("jsonl", "csv", "tsv")   # what a RecordWriter writes
-REQUIRED_FIELDS = ("id", "text")
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
 
 
