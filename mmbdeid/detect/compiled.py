@@ -18,6 +18,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from ..kinds import PERSON_LABELS
 from ..model.emissions import EmissionScorer, scored_rows
 from ..model.features import Featurizer
 from . import forward_backward
@@ -27,7 +28,6 @@ TAGGERS = ("compiled", "crfsuite")
 LONG_POST = 4096
 # Posts scored and run through forward-backward together (bounds the padded arrays).
 BATCH_POSTS = 256
-NAME_LABELS = ("NAME", "USER")
 
 
 class _Stage:
@@ -38,11 +38,11 @@ class _Stage:
         self.exp_transitions = np.array(chain.exp_transitions, dtype=np.float64)
         # columns of P(NAME), P(USER) (None: a label the model lacks, always 0.0)
         self.columns = [chain.labels.index(label) if label in chain.labels else None
-                        for label in NAME_LABELS]
+                        for label in PERSON_LABELS]
 
     def name_columns(self, probabilities: np.ndarray) -> np.ndarray:
         """(tokens x 2): P(NAME), P(USER)."""
-        out = np.zeros((len(probabilities), len(NAME_LABELS)))
+        out = np.zeros((len(probabilities), len(PERSON_LABELS)))
         for k, column in enumerate(self.columns):
             if column is not None:
                 out[:, k] = probabilities[:, column]
@@ -131,6 +131,6 @@ class CompiledTagger:
             self._exact = Featurizer(self.stats, window=self.window,
                                      attribute_index=self.first.chain.attribute_index)
         names, users = self.first.chain.marginals(self._exact.iter_items(document),
-                                                  len(document), NAME_LABELS)
+                                                  len(document), PERSON_LABELS)
         return np.column_stack([np.frombuffer(names), np.frombuffer(users)]) \
             if len(document) else np.zeros((0, 2))

@@ -15,12 +15,15 @@ PARTICLES = frozenset({"von", "van", "de", "du", "di", "da", "la", "le", "del", 
 NOT_TITLES = frozenset({"jr", "sr", "esq", "saint"})
 
 
+@functools.lru_cache(maxsize=1)
 def census_names() -> FrozenSet[str]:
     """Census first names and surnames and nicknames: words that may be a person's."""
     return load_wordlist("first_names") | load_wordlist("last_names") | load_wordlist("nicknames")
 
 
+@functools.lru_cache(maxsize=1)
 def first_names() -> FrozenSet[str]:
+    """Census first names and nicknames."""
     return load_wordlist("first_names") | load_wordlist("nicknames")
 
 

@@ -14,7 +14,6 @@ sentence end (``Rita. Tomm``). :class:`NotNameKeeper` (KEEP) keeps:
 
 Name particles (``van``, ``de la``) are not stop words here: they belong to the name.
 """
-import functools
 import re
 from typing import FrozenSet, List
 
@@ -22,15 +21,11 @@ from ..model.lexicon import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector
+from .names import first_names
 
 NOT_NAME = "not_name"
 _WORD_CHARACTER = re.compile(r"[^\W_]")
 _CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|m|d|ll|re|ve)?)", re.IGNORECASE)
-
-
-@functools.lru_cache(maxsize=1)
-def _first_names() -> FrozenSet[str]:
-    return load_wordlist("first_names") | load_wordlist("nicknames")
 
 
 def never_a_name(token: str, next_token: str, stop_words: FrozenSet[str]) -> bool:
@@ -39,7 +34,7 @@ def never_a_name(token: str, next_token: str, stop_words: FrozenSet[str]) -> boo
         return True
     lower = token.lower()
     if lower in load_wordlist("greetings"):
-        return token.islower() or lower not in _first_names()
+        return token.islower() or lower not in first_names()
     if token == "I":
         return next_token != "."
     return len(token) > 1 and token.islower() and lower in stop_words

@@ -10,6 +10,7 @@ from ..model.lexicon import load_wordlist
 from ..spans import SPACED, Span
 from ..text.document import Document
 from .base import Detector
+from .names import first_names
 
 # Letters separated by single spaces.
 _SPACED_LETTERS = re.compile(r"(?<!\w)(?:[^\W\d_] ){2,}[^\W\d_](?!\w)")
@@ -21,11 +22,6 @@ _LETTER_MARKS = bytes(
     ord("L") if chr(byte).isalpha() else ord("D") if chr(byte).isdigit() or byte == ord("_")
     else ord(" ") if byte == ord(" ") else ord(".") for byte in range(128)) + b"." * 128
 _MARKED_SPACED = re.compile(rb"L L L(?<![LD]L L L)(?![LD])")    # found by its literal start
-
-
-@functools.lru_cache(maxsize=1)
-def first_names() -> frozenset:
-    return load_wordlist("first_names") | load_wordlist("nicknames")
 
 
 def spaced_name_spans(text: str, names=None) -> List[Span]:

@@ -63,7 +63,6 @@ CSV_FIELDS = ("threshold", "precision", "recall", "f1", "specificity", "tp", "fp
 #: Columns appended to :data:`CSV_FIELDS` when post leaks are written along.
 LEAK_CSV_FIELDS = ("leak_posts", "name_posts", "posts", "leak_share", "leak_share_all")
 
-NAME_LABELS = frozenset(PERSON_LABELS)
 
 
 def _ratio(num: int, den: int) -> float:
@@ -199,7 +198,7 @@ def name_mask(labels: Iterable[str]) -> np.ndarray:
         lab = lab or "O"
         if len(lab) > 2 and lab[1] == "-" and lab[0] in "BIESLU":
             lab = lab[2:]
-        out.append(lab in NAME_LABELS)
+        out.append(lab in PERSON_LABELS)
     return np.asarray(out, dtype=bool)
 
 

@@ -22,6 +22,7 @@ import pycrfsuite
 
 from .. import checks
 from ..errors import InputError
+from ..kinds import PERSON_LABELS
 from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
 from .features import Featurizer
@@ -33,7 +34,6 @@ from ..files.stdio import STDIO
 TrainingProgress = Callable[[str, int, int], None]
 
 LABELS = ("NAME", "USER", "O")
-NAME_LABELS = ("NAME", "USER")
 DEFAULT_THRESHOLD = 0.05
 MODEL_FORMAT = "mmbdeid-model/1"
 # The hyperparameters a model file keeps under "params" (every parameter but metadata).
@@ -620,9 +620,9 @@ def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
             elif isinstance(span, Span):
                 span = (span.start, span.end, span.label)
             start, end, label = span
-            if label not in NAME_LABELS:
+            if label not in PERSON_LABELS:
                 raise ValueError("post %d: span label %r is not one of %s"
-                                 % (number, label, ", ".join(NAME_LABELS)))
+                                 % (number, label, ", ".join(PERSON_LABELS)))
             if not (isinstance(start, int) and isinstance(end, int)
                     and 0 <= start < end <= len(document.original_text)):
                 raise ValueError("post %d: span %r-%r outside the text" % (number, start, end))

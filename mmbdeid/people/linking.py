@@ -38,6 +38,7 @@ import jellyfish
 
 from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from .personmap import Person, PersonMap, name_key
+from ..detect.names import first_names
 from ..kinds import PERSON_LABELS
 from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
 from ..spans import JOINER_GAP, Span, join, mention_groups
@@ -187,7 +188,7 @@ def _names() -> frozenset:
     ``ouch``)."""
     surnames = {name for name, rank in load_last_name_ranks().items()
                 if rank <= COMMON_SURNAME_RANK}
-    return _known_first_names() | surnames
+    return first_names() | surnames
 
 
 def mention_role(text: str, start: int, end: int) -> str:
@@ -293,11 +294,6 @@ def _nickname_groups_by_name() -> Dict[str, frozenset]:
     return {name: frozenset(canonicals) for name, canonicals in groups.items()}
 
 
-@functools.lru_cache(maxsize=1)
-def _known_first_names() -> frozenset:
-    return load_wordlist("first_names") | load_wordlist("nicknames")
-
-
 def initials(key: str) -> str:
     """``mary jane`` -> ``mj``."""
     return "".join(word[0] for word in key.split())
@@ -314,7 +310,7 @@ _distance = jellyfish.damerau_levenshtein_distance
 def is_misspelling(key: str, name: str) -> bool:
     """``arhtur``/``arthr`` of ``arthur``: close in Damerau-Levenshtein distance, and not a
     different real name (``mark`` is not a misspelling of ``mary``)."""
-    if key == name or " " in key or " " in name or key in _known_first_names():
+    if key == name or " " in key or " " in name or key in first_names():
         return False
     allowed = misspelling_distance(min(len(key), len(name)))
     return (allowed > 0 and abs(len(key) - len(name)) <= allowed
@@ -394,7 +390,7 @@ class VariantIndex:
     def _misspelt(self, key: str) -> List[Tuple[int, str, str]]:
         """The (order added, word, person) entries ``key`` is a misspelling of
         (``is_misspelling``), in the order they were added."""
-        if " " in key or key in _known_first_names():
+        if " " in key or key in first_names():
             return []
         found = []
         for length in range(max(1, len(key) - 2), len(key) + 3):
@@ -535,7 +531,7 @@ def known_by_name(person: Person) -> bool:
     word first)."""
     username_words = _username_words(tuple(person.usernames))
     return any(name not in username_words for name in person.names) or any(
-        v in _known_first_names() and not _ordinary_word(v) for v in username_words)
+        v in first_names() and not _ordinary_word(v) for v in username_words)
 
 
 @functools.lru_cache(maxsize=65536)
