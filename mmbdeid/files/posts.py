@@ -23,15 +23,14 @@ from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optiona
 
 from ..errors import InputError
 from .atomic import atomic_binary_output, atomic_output
-from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS,
-                      PARQUET, POST_FORMATS, TSV_EXTENSIONS, corpus_format, post_format,
+from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS, PARQUET,
+                      POST_FORMATS, TEXT_KINDS, TSV_EXTENSIONS, corpus_format, post_format,
                       split_format)
 from .jsondepth import TooDeep, check_depth
 from .lines import numbered_lines
 from .postfile import FieldNames, PostFile, field_names_of, format_of
 from . import parquet
 
-TEXT_KINDS = ("jsonl", "csv", "tsv")   # what a RecordWriter writes
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
 
 
