@@ -838,7 +838,7 @@ def _split(args) -> int:
     from .evaluation.crossval import train_dev_split
     from .files.corpora import LabelledDocument, read_annotated
     from .files.parquet import ColumnKinds
-    from .files.posts import post_output
+    from .files.post_writer import post_output
     from .text.document import Document
 
     formats = [_output_format(path, args.corpus) for path in (args.output, args.dev)]

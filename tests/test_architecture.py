@@ -38,7 +38,7 @@ KNOWN_CIRCLES: set = set()
 KNOWN_UPWARD: set = set()
 KNOWN_LARGE = {"mmbdeid.cli", "mmbdeid.model.stats", "mmbdeid.people.linking",
                "mmbdeid.model.tagger", "mmbdeid.model.fuzzy", "mmbdeid.model.features",
-               "mmbdeid.jobs.passes", "mmbdeid.files.posts"}
+               "mmbdeid.jobs.passes"}
 
 
 def module_files(root: Path = PACKAGE) -> Dict[str, Path]:

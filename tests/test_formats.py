@@ -13,7 +13,8 @@ from mmbdeid.cli import main
 from mmbdeid.errors import InputError
 from mmbdeid.files.formats import corpus_format, output_format, post_format
 from mmbdeid.files.postfile import FieldNames, PostFile
-from mmbdeid.files.posts import post_output, read_posts
+from mmbdeid.files.post_writer import post_output
+from mmbdeid.files.posts import read_posts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "bin", "mmbdeid")

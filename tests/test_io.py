@@ -9,7 +9,8 @@ from mmbdeid.files.atomic import atomic_output
 from mmbdeid.files.corpora import (
     AnnotatedPost, ConllDocument, conll_label, read_annotated, read_conll,
 )
-from mmbdeid.files.posts import Record, RecordWriter, corpus_format, read_posts
+from mmbdeid.files.post_writer import RecordWriter
+from mmbdeid.files.posts import Record, corpus_format, read_posts
 from mmbdeid.spans import Span
 
 

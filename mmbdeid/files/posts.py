@@ -1,5 +1,5 @@
-"""Reading and writing posts: JSON Lines, CSV or TSV with a header (each also gzip-compressed),
-or Parquet (with pyarrow).
+"""Reading posts: JSON Lines, CSV or TSV with a header (each also gzip-compressed), or
+Parquet (with pyarrow). Writing them: :mod:`mmbdeid.files.post_writer`.
 
 Every problem with an input file becomes an ``InputError`` naming the file and the 1-based
 physical line (for a CSV or TSV record: the line where the record starts; for Parquet:
@@ -13,25 +13,19 @@ own id and text field names (``--id-field``, ``--text-field``) are read as ``id`
 ``text`` and written back under their own names (:mod:`mmbdeid.files.postfile`).
 Annotated posts and CoNLL corpora are read by :mod:`mmbdeid.files.corpora`.
 """
-import contextlib
 import csv
 import json
-import math
 import re
-from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence,
-                    Tuple)
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
-from .atomic import atomic_binary_output, atomic_output
 from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS, PARQUET,
-                      POST_FORMATS, TEXT_KINDS, TSV_EXTENSIONS, corpus_format, post_format,
-                      split_format)
+                      POST_FORMATS, TSV_EXTENSIONS, corpus_format, post_format, split_format)
 from .jsondepth import TooDeep, check_depth
 from .lines import numbered_lines
-from .postfile import FieldNames, PostFile, field_names_of, format_of
+from .post_writer import DELIMITERS, json_line
+from .postfile import FieldNames, PostFile, field_names_of
 from . import parquet
-
-_DELIMITERS = {"csv": ",", "tsv": "\t"}
 
 
 # --- records ----------------------------------------------------------------------------
@@ -338,7 +332,7 @@ def _parquet_posts(source, on_bad: Optional[OnBad],
         if problem is None:
             yield Record(row, fields)
         else:
-            _reject(on_bad, path, row, problem, _json_line(values))   # the row as JSON
+            _reject(on_bad, path, row, problem, json_line(values))   # the row as JSON
     return count
 
 
@@ -371,152 +365,15 @@ def read_posts(source, fmt: Optional[str] = None, on_bad: Optional[OnBad] = None
     kind = split_format(fmt or post_format(source))[0]
     if kind == PARQUET:
         count = yield from _parquet_posts(source, on_bad, max_chars)
-    elif kind in _DELIMITERS:
-        count = yield from _csv_posts(source, on_bad, max_chars, _DELIMITERS[kind])
+    elif kind in DELIMITERS:
+        count = yield from _csv_posts(source, on_bad, max_chars, DELIMITERS[kind])
     else:
         count = yield from _jsonl_posts(source, on_bad, max_chars)
     if count == 0:
         raise InputError("empty file: no records", str(source))
 
 
-# --- writing ----------------------------------------------------------------------------
-
-class RecordWriter:
-    """Writes records as JSON Lines, CSV or TSV to an open text handle.
-
-    JSONL keeps each record's field order and non-ASCII text as is.  CSV's header is
-    ``fieldnames`` or else the first record's fields; later records may lack a field
-    (written empty) but may not add one.  Non-string CSV values are written as JSON
-    (``spans`` lists come out as the JSON string column ``read_annotated`` expects).
-    TSV is CSV with tabs: a value holding a tab, a line break or a double quote is quoted.
-    Fields are written under the dump's own names (``names``); values JSON cannot hold
-    as they are (dates, NaN from a Parquet dump) are written as text and null.
-    """
-
-    def __init__(self, handle: IO[str], fmt: str, fieldnames: Optional[Sequence[str]] = None,
-                 names: FieldNames = FieldNames()):
-        fmt = split_format(fmt)[0]       # compression is the handle's business
-        if fmt not in TEXT_KINDS:
-            raise ValueError("unknown output format %r (expected %s)"
-                             % (fmt, ", ".join(TEXT_KINDS)))
-        self.handle = handle
-        self.format = fmt
-        self.names = names
-        self.fieldnames = list(fieldnames) if fieldnames is not None else None
-        self._csv = None
-        if fmt in _DELIMITERS:
-            self._csv = csv.writer(handle, delimiter=_DELIMITERS[fmt],
-                                   lineterminator="\r\n" if fmt == "csv" else "\n")
-        if self._csv is not None and self.fieldnames is not None:
-            self._write_header()
-
-    def _write_header(self) -> None:
-        self._csv.writerow([self.names.external(name) for name in self.fieldnames])
-
-    def write(self, record) -> None:
-        """Write a ``Record`` (or a plain field dict), fields named as inside mmbdeid."""
-        fields = record.fields if isinstance(record, Record) else record
-        if self.format == "jsonl":
-            line = _json_line(self.names.to_external(fields))
-            # U+2028/9 are legal in JSON but split lines for str.splitlines-based readers.
-            line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-            self.handle.write(line + "\n")
-            return
-        if self.fieldnames is None:
-            self.fieldnames = list(fields)
-            self._write_header()
-        unknown = [name for name in fields if name not in self.fieldnames]
-        if unknown:
-            raise ValueError("field %r is not in the CSV header %r" % (unknown[0], self.fieldnames))
-        self._csv.writerow([_csv_cell(fields.get(name)) for name in self.fieldnames])
-
-
-def _json_line(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
-    except ValueError:                   # NaN or infinity, possible in a Parquet dump
-        return json.dumps(_finite(value), ensure_ascii=False, allow_nan=False,
-                          default=_json_default)
-
-
-def _json_default(value: Any) -> Any:
-    """What JSON cannot hold as it is (a Parquet dump's dates, decimals, bytes) as text."""
-    if isinstance(value, (bytes, bytearray)):
-        return value.decode("utf-8", "backslashreplace")
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return str(value)
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with NaN and infinite floats as None (JSON has neither)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_finite(item) for item in value]
-    return value
-
-
-def _csv_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return _json_line(value)
-
-
-@contextlib.contextmanager
-def post_output(path: str, fmt: str, field_names: Optional[Sequence[str]] = None,
-                like=None, column_kinds: Optional[dict] = None,
-                private: bool = False) -> Iterator[Any]:
-    """A writer of posts (``.write(record)``) to ``path`` in format ``fmt``, all or
-    nothing (``-``: standard output, not atomic).
-
-    ``field_names``: every field of the dump, named as inside mmbdeid, in order (a
-    CSV/TSV header, Parquet columns). ``like``: the dump (a path or a ``PostFile``):
-    records are written under its field names, and a Parquet output from a Parquet dump
-    copies its schema. ``column_kinds``: the Python types seen in each field
-    (:class:`~mmbdeid.files.parquet.ColumnKinds`), for the column types of a Parquet
-    output from another format.
-    """
-    names = field_names_of(like) if like is not None else FieldNames()
-    kind, compressed = split_format(fmt)
-    if kind != PARQUET:
-        with atomic_output(path, private, compressed=compressed) as handle:
-            yield RecordWriter(handle, kind, field_names if kind in _DELIMITERS else None,
-                               names)
-        return
-    schema = None
-    if like is not None and (format_of(like) or post_format(like)) == PARQUET:
-        schema = parquet.arrow_schema(like)
-    columns = [names.external(name) for name in (field_names or [])]
-    kinds = {names.external(name): types for name, types in (column_kinds or {}).items()}
-    with atomic_binary_output(path, private) as handle:
-        writer = _ParquetRecords(parquet.ParquetPostWriter(handle, columns, path, schema,
-                                                           kinds), names)
-        try:
-            yield writer
-            writer.parquet.close()
-        except BaseException:
-            writer.parquet.abandon()
-            raise
-
-
-class _ParquetRecords:
-    """``RecordWriter``'s ``write`` for Parquet: fields renamed to the dump's names."""
-
-    def __init__(self, writer: "parquet.ParquetPostWriter", names: FieldNames):
-        self.parquet = writer
-        self.names = names
-
-    def write(self, record) -> None:
-        fields = record.fields if isinstance(record, Record) else record
-        self.parquet.write(self.names.to_external(fields))
-
-
 # Also importable from here, as before the formats had a module of their own.
 __all__ = ["BadRecord", "CONLL_EXTENSIONS", "CSV_EXTENSIONS", "FieldNames", "JSONL_EXTENSIONS",
-           "POST_FORMATS", "PostFile", "Record", "RecordWriter", "TSV_EXTENSIONS",
-           "corpus_format", "numbered_lines", "post_format", "post_output", "read_posts"]
+           "POST_FORMATS", "PostFile", "Record", "TSV_EXTENSIONS",
+           "corpus_format", "numbered_lines", "post_format", "read_posts"]

@@ -22,7 +22,8 @@ from ..files.atomic import atomic_output, atomic_path, optional_output
 from ..files.diskerrors import scratch_text_file, temporary_directory_name
 from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
-from ..files.posts import Record, post_output, read_posts
+from ..files.post_writer import post_output
+from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
 from ..files.tables import LIST, REAL, WHOLE, Column, table_output
 from ..kinds import LABELS, PERSON_LABELS
