@@ -25,14 +25,13 @@ from ..files.parquet import ColumnKinds
 from ..files.post_writer import post_output
 from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
-from ..files.tables import LIST, REAL, WHOLE, Column, table_output
+from ..files.tables import table_output
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
 from ..output.operators import OPERATORS, Replaced
-from ..output.review_page import (EXAMPLES_SHOWN, Highlight, PageCounts, PageExample,
-                                  PagePost, PageString, build_review_page)
+from ..output.review_page import Highlight, PageCounts, PagePost, build_review_page
+from ..output.review_rows import REVIEW_COLUMNS, ReviewedString
 from ..spans import Span, join
-from ..text.context import context
 from .config import MAX_POST_CHARS, RunConfig
 from .input_watch import InputWatch, record_digest
 from .chunks import chunked, count_chunk
@@ -400,61 +399,12 @@ def link_dump(config: RunConfig, engine) -> Summary:
     return summary
 
 
-REVIEW_COLUMNS = (Column("string"), Column("count", WHOLE), Column("mean_prob", REAL),
-                  Column("label"), Column("example"), Column("post_ids", LIST))
-REVIEW_POST_IDS = 20        # post ids listed per string at most; a last item "+N more"
-
-
 class ReviewPage(NamedTuple):
     """``review --html``: the page's path, the threshold it states, and how many posts
     with removals it shows at most (the table of strings covers all)."""
     path: str
     threshold: float
     max_posts: int
-
-
-class _ReviewedString:
-    """One row of the review list while the dump is read: a string's occurrences (all
-    forms of it, compared case-insensitively), the posts holding it and a few contexts."""
-
-    def __init__(self):
-        self.count = 0
-        self.prob_sum = 0.0
-        self.labels: Counter = Counter()
-        self.forms: Counter = Counter()
-        self.posts = 0
-        self.post_ids: List[str] = []
-        self.examples: List[PageExample] = []     # the first few posts' first contexts
-        self._last_post = -1
-
-    def add(self, span: Span, string: str, post_number: int, post_id: str, text: str,
-            shown: Optional[int]) -> None:
-        self.count += 1
-        self.prob_sum += span.score
-        self.labels[span.label] += 1
-        self.forms[string] += 1
-        if post_number != self._last_post:        # posts come in order: a new one
-            self._last_post = post_number
-            self.posts += 1
-            if len(self.post_ids) < REVIEW_POST_IDS:
-                self.post_ids.append(post_id)
-            if len(self.examples) < EXAMPLES_SHOWN:
-                self.examples.append(PageExample(shown, post_id,
-                                                 context(text, span.start, span.end)))
-
-    @property
-    def string(self) -> str:
-        return self.forms.most_common(1)[0][0]
-
-    def row(self) -> list:
-        more = self.posts - len(self.post_ids)
-        return [self.string, self.count, "%.4f" % (self.prob_sum / self.count),
-                self.labels.most_common(1)[0][0], self.examples[0].context.marked(),
-                self.post_ids + (["+%d more" % more] if more else [])]
-
-    def page_string(self) -> PageString:
-        return PageString(self.string, self.count, self.prob_sum / self.count,
-                          self.labels.most_common(1)[0][0], self.examples)
 
 
 def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) -> Summary:
@@ -473,7 +423,7 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
 
     started = time.monotonic()
     summary = Summary(verb="reviewed")
-    found: Dict[str, _ReviewedString] = {}          # by the folded string
+    found: Dict[str, ReviewedString] = {}          # by the folded string
     page_posts: List[PagePost] = []
     with_removals = 0
     with _detected(config, engine, summary, 2) as (detected, _):
@@ -493,7 +443,7 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
                         Highlight(s.start, s.end, s.label, s.score) for s in removals]))
             for span in mentions:
                 string = text[span.start:span.end]
-                entry = found.setdefault(string.casefold(), _ReviewedString())
+                entry = found.setdefault(string.casefold(), ReviewedString())
                 entry.add(span, string, number, post_id, text, shown)
                 summary.removed[span.label] += 1
     rows = sorted(found.values(), key=lambda e: (-e.count, e.string))
