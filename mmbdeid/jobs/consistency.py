@@ -99,6 +99,38 @@ def _field(fields: dict, name: str) -> str:
     return "" if value is None else str(value)
 
 
+class FoundSpans:
+    """Pass 2's spans of each post, kept in a scratch file (a dump may hold millions of
+    posts) with the record's digest, and read back in pass 3 beside the dump's records
+    read again: a record that is not the one pass 2 saw stops the run."""
+
+    def __init__(self):
+        self._file = scratch_text_file()
+        self.posts = 0
+
+    def __enter__(self) -> "FoundSpans":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._file.close()
+
+    def add(self, fields: dict, spans: Sequence[Span]) -> None:
+        self._file.write(json.dumps([record_digest(fields),
+                                     [list(span) for span in spans]]) + "\n")
+        self.posts += 1
+
+    def read_back(self, records: Iterator, watch) -> Iterator[Tuple[int, object, List[Span]]]:
+        """``(index, record, spans)`` per record of ``records`` (the dump again, checked
+        by :class:`~mmbdeid.jobs.input_watch.InputWatch` ``watch``)."""
+        self._file.seek(0)
+        lines = iter(self._file)
+        for index, record in enumerate(watch.records(records, "pass 3/3")):
+            digest, items = json.loads(next(lines, "[null, []]"))
+            if digest != record_digest(record.fields):
+                raise watch.changed_record(record, "pass 3/3", "pass 2/3")
+            yield index, record, [Span(*item) for item in items]
+
+
 def consistent(detected: Iterable, reread: Iterator, detection: DetectionConfig,
                engine, progress: Callable, watch) -> Iterator[Tuple[dict, Detected]]:
     """``(fields, Detected)`` per post, in input order: ``detected`` (pass 2's results,
@@ -107,21 +139,14 @@ def consistent(detected: Iterable, reread: Iterator, detection: DetectionConfig,
     checks them: each must be the record pass 2 saw, else the run stops);
     ``progress(total)`` starts this pass's progress report."""
     evidence = Evidence(detection)
-    with scratch_text_file() as found:
+    with FoundSpans() as found:
         for post in detected:
             evidence.observe(post.fields, post.spans)
-            found.write(json.dumps([record_digest(post.fields),
-                                    [list(span) for span in post.spans]]) + "\n")
-        found.seek(0)
-        report = progress(evidence.posts)
+            found.add(post.fields, post.spans)
+        report = progress(found.posts)
 
         def work() -> Iterator[Tuple[dict, list, Optional[Types]]]:
-            lines = iter(found)
-            for index, record in enumerate(watch.records(reread, "pass 3/3")):
-                digest, items = json.loads(next(lines, "[null, []]"))
-                if digest != record_digest(record.fields):
-                    raise watch.changed_record(record, "pass 3/3", "pass 2/3")
-                spans = [Span(*item) for item in items]
+            for index, record, spans in found.read_back(reread, watch):
                 yield record.fields, spans, evidence.words_for(record.fields, index, spans)
 
         factory, args = engine.extender(detection)

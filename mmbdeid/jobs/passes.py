@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import InputError
 from ..files.atomic import atomic_output, atomic_path, optional_output
-from ..files.diskerrors import scratch_text_file, temporary_directory_name
+from ..files.diskerrors import temporary_directory_name
 from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
 from ..files.post_writer import post_output
@@ -33,7 +33,7 @@ from ..output.review_page import Highlight, PageCounts, PagePost, build_review_p
 from ..output.review_rows import REVIEW_COLUMNS, ReviewedString
 from ..spans import Span, join
 from .config import MAX_POST_CHARS, RunConfig
-from .input_watch import InputWatch, record_digest
+from .input_watch import InputWatch
 from .chunks import chunked, count_chunk
 from .progress import Progress
 
@@ -337,35 +337,26 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
                   summary: Summary) -> None:
     from ..people.linking import Linker
     from ..people.personmap import PersonMap
-    from .consistency import Extension
+    from .consistency import Extension, FoundSpans
 
     linker = Linker(config.scope)
-    posts_found = 0
     extend = Extension(config.detection)
-    with scratch_text_file() as found:
+    with FoundSpans() as found:
         for post in detected:
             linker.observe(post.fields, post.spans)
             extend.observe(post.fields, post.spans)
-            # each record's digest: pass 3 applies these spans only to the same record
-            found.write(json.dumps([record_digest(post.fields),
-                                    [list(span) for span in post.spans]]) + "\n")
-            posts_found += 1
-        found.seek(0)
+            found.add(post.fields, post.spans)
         people = (PersonMap.read(config.person_map) if config.person_map
                   else linker.person_map(warn=summary.warn))
         operator = OPERATORS[config.mode](people, linker.scopes, config.scope, config.seed,
                                           allow=config.detection.allow, warn=summary.warn)
-        progress = Progress("pass 3/3 writing", total=posts_found, quiet=config.quiet)
+        progress = Progress("pass 3/3 writing", total=found.posts, quiet=config.quiet)
         # the spans carry each mention's person id: private, like the map
         with _post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
-            found_lines = iter(found)
-            for index, record in enumerate(watch.records(_reread(config), "pass 3/3")):
-                digest, items = json.loads(next(found_lines, "[null, []]"))
-                if digest != record_digest(record.fields):
-                    raise watch.changed_record(record, "pass 3/3", "pass 2/3")
+            for index, record, spans in found.read_back(_reread(config), watch):
                 fields = record.fields
-                spans = extend([Span(*item) for item in items], fields, index)
+                spans = extend(spans, fields, index)
                 rewritten, linked = operator.rewrite(fields, spans)
                 writer.write(rewritten)
                 summary.posts += 1
