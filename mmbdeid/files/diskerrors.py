@@ -54,12 +54,32 @@ def temporary_directory_name() -> str:
 def scratch_text_file() -> IO[str]:
     """An anonymous read-write text file in ``TMPDIR`` (gone as soon as it is closed, or
     the process dies), whose write errors name ``TMPDIR``."""
-    descriptor, path = tempfile.mkstemp(prefix="mmbdeid-")
+    descriptor = _anonymous_file()
     try:
-        os.unlink(path)
         raw = NamedFileIO(descriptor, "r+", temporary_directory_name())
     except BaseException:
         os.close(descriptor)
         raise
     return wrap_named(raw)
+
+
+def _anonymous_file() -> int:
+    """A descriptor of a new read-write file in ``TMPDIR`` that has no name: made without
+    one where the system can (Linux ``O_TMPFILE``), so a stop signal never finds it named;
+    elsewhere made and unlinked at once."""
+    directory = tempfile.gettempdir()
+    if hasattr(os, "O_TMPFILE"):
+        try:
+            return os.open(directory, os.O_TMPFILE | os.O_RDWR, 0o600)
+        except (FileNotFoundError, PermissionError):
+            raise                               # TMPDIR itself is missing or closed
+        except OSError:
+            pass                                # a file system without O_TMPFILE
+    descriptor, path = tempfile.mkstemp(prefix="mmbdeid-", dir=directory)
+    try:
+        os.unlink(path)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
 
