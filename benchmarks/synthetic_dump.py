@@ -70,7 +70,7 @@ class _Sampler:
 
 
 def _vocabularies():
-    from mmbdeid.model.lexicon import load_first_name_shares, load_wordlist, load_zipf
+    from mmbdeid.lexicon.wordlists import load_first_name_shares, load_wordlist, load_zipf
 
     zipf = load_zipf()
     common = [w for w in sorted(load_wordlist("common_words")) if w in zipf and w.isalpha()]

@@ -13,7 +13,7 @@ Ambiguity policy.  Many usernames and variants are ordinary words (``hope``, ``t
 "Thanks Hope!" would be hidden.  So each term is classed by its lower-case form:
 
 - *common* (``is_common_word``): Zipf frequency >= ``COMMON_ZIPF`` = 3.0 (1 per million
-  words, ``lexicon.load_zipf``; the policy lives in ``model/word_policy.py``), or a medical word or drug name (``levo``, ``keto``:
+  words, ``wordlists.load_zipf``; the policy lives in ``lexicon/word_policy.py``), or a medical word or drug name (``levo``, ``keto``:
   ordinary words on a health board).  Searched case-sensitively, capitalised only
   (``Hope``), and not where every word is capitalised: at the start of a line or
   sentence (after ``.!?`` and white space).  ``Thanks Hope!`` is a leak, ``I hope`` and
@@ -65,9 +65,9 @@ from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optiona
 
 from .errors import InputError
 from .files.posts import read_posts
+from .lexicon.usernames import username_variants
+from .lexicon.word_policy import search_mode
 from .text.terms import TermMatcher, normalize_term
-from .model.usernames import username_variants
-from .model.word_policy import search_mode
 
 MIN_VARIANT = 3        # shorter variants are not searched (too many chance hits)
 

@@ -439,7 +439,7 @@ def _model_options(parser) -> None:
     _tagger_option(parser)
 
 
-# (as detect.compiled.TAGGERS: the parser is built without importing the model modules)
+# (as crf.batched.TAGGERS: the parser is built without importing the model modules)
 TAGGERS = ("compiled", "crfsuite")
 
 

@@ -19,10 +19,12 @@ MAX_LINES = 500
 # lazily imported API names).
 LAYERS = [
     {"mmbdeid", "kinds", "errors", "checks"},
+    {"lexicon"},
     {"spans"},
     {"text"},
     {"files"},
     {"model", "models"},
+    {"crf"},
     {"detect"},
     {"people"},
     {"output"},
@@ -37,7 +39,7 @@ LAYERS = [
 KNOWN_CIRCLES: set = set()
 KNOWN_UPWARD: set = set()
 KNOWN_LARGE = {"mmbdeid.cli", "mmbdeid.model.stats", "mmbdeid.people.linking",
-               "mmbdeid.model.tagger", "mmbdeid.model.fuzzy", "mmbdeid.model.features"}
+               "mmbdeid.model.tagger", "mmbdeid.lexicon.fuzzy", "mmbdeid.model.features"}
 
 
 def module_files(root: Path = PACKAGE) -> Dict[str, Path]:

@@ -8,12 +8,12 @@ import re
 import pytest
 
 from mmbdeid.audit import Leak, LeakAuditor, audit_file, format_leak, names_from_person_map
-from mmbdeid.model.word_policy import search_mode
+from mmbdeid.lexicon.word_policy import search_mode
 from mmbdeid.errors import InputError
 from mmbdeid.files.corpora import read_annotated
 from mmbdeid.spans import replace_spans
 from mmbdeid.text.terms import TermMatcher
-from mmbdeid.model.usernames import username_variants
+from mmbdeid.lexicon.usernames import username_variants
 
 SAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "corpora_samples")
 

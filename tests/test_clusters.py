@@ -4,7 +4,7 @@ window, for its neighbours. The posts below are fictional, written for these tes
 import pytest
 
 from mmbdeid.model.features import CLUSTER_PREFIXES, Featurizer, cluster_features
-from mmbdeid.model.lexicon import load_clusters
+from mmbdeid.lexicon.wordlists import load_clusters
 from mmbdeid.text.document import Document
 
 

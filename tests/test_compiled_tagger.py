@@ -1,4 +1,4 @@
-"""The compiled tagger (detect/compiled.py) gives crfsuite's marginals: to within 1e-6 on
+"""The compiled tagger (crf/batched.py) gives crfsuite's marginals: to within 1e-6 on
 every token of the sample, the demo dump and a synthetic dump, for one- and two-stage
 models, whatever the batching, cache size or post length."""
 import itertools
@@ -11,11 +11,11 @@ import pytest
 
 from mmbdeid.cli import TAGGERS as CLI_TAGGERS
 from mmbdeid.cli import main
-from mmbdeid.detect import compiled, forward_backward
-from mmbdeid.detect.compiled import TAGGERS, CompiledTagger
+from mmbdeid.crf import batched, forward_backward
+from mmbdeid.crf.batched import TAGGERS, CompiledTagger
+from mmbdeid.crf.emissions import rank_bucket_ids
 from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.files.corpora import load_labelled, training_labels
-from mmbdeid.model.emissions import rank_bucket_ids
 from mmbdeid.model.features import rank_buckets
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger
@@ -93,8 +93,8 @@ def test_batching_cache_size_and_long_posts_change_nothing(tagger, corpora, monk
     documents = corpora["synthetic dump"][:150]
     stats = CorpusStats.build(documents)
     expected = _crfsuite_marginals(tagger, stats, documents)
-    monkeypatch.setattr(compiled, "LONG_POST", long_post)
-    monkeypatch.setattr("mmbdeid.model.emissions.TYPE_ROWS", type_rows)
+    monkeypatch.setattr(batched, "LONG_POST", long_post)
+    monkeypatch.setattr("mmbdeid.crf.emissions.TYPE_ROWS", type_rows)
     got = _compiled_marginals(tagger, stats, documents, chunk)
     assert _largest_difference(got, expected) <= TOLERANCE
 
@@ -170,7 +170,7 @@ def test_long_sequences_alone_and_batched_agree():
 
 @pytest.mark.parametrize("size", [0, 3, 40, 1000, 123_456])
 def test_rank_bucket_numbers_name_the_buckets(size):
-    from mmbdeid.model.emissions import _bucket_names
+    from mmbdeid.crf.emissions import _bucket_names
     ranks = [0, 1, 2, 4, 5, 9, 10, 49, 50, 99, 100, 400, 1233, 1234, 6000, 30_000, 1 << 62]
     ids = rank_bucket_ids(np.array(ranks, dtype=float), size)
     for rank, bucket in zip(ranks, ids.tolist()):

@@ -18,7 +18,7 @@ from mmbdeid.detect.patterns import PatternDetector
 from mmbdeid.detect.spaced import _SPACED_LETTERS, SPACED_NAME_MIN, spaced_name_spans
 from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
 from mmbdeid.kinds import PATTERN_LABELS
-from mmbdeid.model.lexicon import load_wordlist
+from mmbdeid.lexicon.wordlists import load_wordlist
 from mmbdeid.spans import PATTERN, SPACED, Span
 from mmbdeid.text.document import Document
 from mmbdeid.text.terms import TermMatcher
@@ -190,7 +190,7 @@ def steps():
 
 @pytest.fixture(scope="module")
 def pool():
-    from mmbdeid.detect.names import title_words
+    from mmbdeid.lexicon.names import title_words
     words = (sorted(load_wordlist("eponyms"))
              + sorted(load_wordlist("medical_abbreviations"))[:300]
              + sorted(load_wordlist("kinship")) + sorted(title_words()) * 5

@@ -2,7 +2,7 @@
 
 python-crfsuite copied every attribute of every token into C++ strings before tagging:
 2-3 GB per MB of one post's text, so a 5 MB post took 11 GB. The name marginals are now
-computed by :mod:`mmbdeid.detect.marginals` in bounded memory, identical to the last bit to
+computed by :mod:`mmbdeid.crf.marginals` in bounded memory, identical to the last bit to
 python-crfsuite's, and a post is featurized a block of tokens at a time. These tests run a
 ~300 KB post under an address-space limit that the python-crfsuite path exceeds, check
 that the names of its repeated paragraph are found in every repetition, and check the new
@@ -19,7 +19,7 @@ import pytest
 
 import mmbdeid
 from mmbdeid.detect.crf import CrfDetector
-from mmbdeid.detect.marginals import ChainModel, chain_model
+from mmbdeid.crf.marginals import ChainModel, chain_model
 from mmbdeid.model import features
 from mmbdeid.model.features import Featurizer
 from mmbdeid.model.stats import CorpusStats
@@ -217,7 +217,7 @@ def test_a_model_it_cannot_read_leaves_tagging_to_python_crfsuite(tagger, damage
 
 def test_a_model_whose_probe_disagrees_is_not_used(tagger, monkeypatch):
     monkeypatch.setattr(ChainModel, "agrees_with", lambda self, tagger: False)
-    monkeypatch.setattr("mmbdeid.detect.marginals._CHECKED", {})
+    monkeypatch.setattr("mmbdeid.crf.marginals._CHECKED", {})
     assert chain_model(tagger) is None
     assert CrfDetector(tagger).compiled is None
     assert CrfDetector(tagger, tagging="crfsuite").chain is None

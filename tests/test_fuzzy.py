@@ -2,7 +2,7 @@
 import jellyfish
 import pytest
 
-from mmbdeid.model.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
+from mmbdeid.lexicon.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
 
 WORDS = ["mary", "grace", "katherine", "jo", "tamoxifen"]
 

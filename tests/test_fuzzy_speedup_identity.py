@@ -6,7 +6,7 @@ import jellyfish
 import numpy as np
 import pytest
 
-from mmbdeid.model.fuzzy import FuzzyIndex, MultiListIndex
+from mmbdeid.lexicon.fuzzy import FuzzyIndex, MultiListIndex
 
 
 def _edit(word, rng, alphabet):

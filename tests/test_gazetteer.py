@@ -1,7 +1,7 @@
 """Gazetteers (places, organisations) load by name from package data."""
 import pytest
 
-from mmbdeid.model.lexicon import (
+from mmbdeid.lexicon.wordlists import (
     GAZETTEERS, WORDLISTS, _lexicon_dir, load_gazetteer, load_wordlist,
 )
 

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from mmbdeid.model.lexicon import load_first_name_female_shares
+from mmbdeid.lexicon.wordlists import load_first_name_female_shares
 from mmbdeid.people.gender import gender_of_share, name_gender, username_gender_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

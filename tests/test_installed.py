@@ -12,7 +12,7 @@ SAMPLE = os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")
 CHECK = """
 import json, os, mmbdeid
 from importlib import resources
-from mmbdeid.model.lexicon import WORDLISTS, load_wordlist
+from mmbdeid.lexicon.wordlists import WORDLISTS, load_wordlist
 from mmbdeid.model.tagger import NameTagger, default_model_path
 lexicons = resources.files("mmbdeid.lexicons")
 print(json.dumps({

@@ -1,7 +1,7 @@
 """Shipped word lists load by name from package data."""
 import pytest
 
-from mmbdeid.model.lexicon import WORDLISTS, load_nickname_groups, load_wordlist, load_zipf
+from mmbdeid.lexicon.wordlists import WORDLISTS, load_nickname_groups, load_wordlist, load_zipf
 
 
 @pytest.mark.parametrize("name", WORDLISTS)

@@ -8,7 +8,7 @@ from mmbdeid.detect.analyzer import Analyzer, not_person_steps
 from mmbdeid.detect.base import KEEP, REMOVE
 from mmbdeid.detect.medical import MedicalTermFilter
 from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
-from mmbdeid.model.lexicon import KEEP_LISTS, WORDLISTS, load_wordlist
+from mmbdeid.lexicon.wordlists import KEEP_LISTS, WORDLISTS, load_wordlist
 from mmbdeid.spans import replace_spans
 from mmbdeid.text.document import Document
 

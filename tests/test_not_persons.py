@@ -18,7 +18,7 @@ from mmbdeid.detect.institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from mmbdeid.detect.medical import MedicalTermFilter
 from mmbdeid.detect.organisations import OrganisationKeeper
 from mmbdeid.detect.places import PlaceKeeper
-from mmbdeid.model.lexicon import load_wordlist
+from mmbdeid.lexicon.wordlists import load_wordlist
 from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
 

@@ -1,7 +1,7 @@
 """Username variants: digits stripped, delimiter/camelCase parts, known-word segmentation."""
 import pytest
 
-from mmbdeid.model.usernames import segment, username_variants
+from mmbdeid.lexicon.usernames import segment, username_variants
 
 VOCAB = frozenset({"kay", "girl", "mary", "jane", "hippie", "hip", "pie", "boo"})
 

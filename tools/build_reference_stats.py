@@ -18,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from mmbdeid.files.corpora import file_sha256, load_labelled  # noqa: E402
-from mmbdeid.model.lexicon import load_zipf  # noqa: E402
+from mmbdeid.lexicon.wordlists import load_zipf  # noqa: E402
 from mmbdeid.model.reference import REFERENCE_PATH, build_reference  # noqa: E402
 
 # Known corpora: where they come from and under which licence (CC-BY 4.0 asks for credit).

@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mmbdeid.files.corpora import detokenize, load_labelled, read_conll  # noqa: E402
-from mmbdeid.model.lexicon import load_wordlist  # noqa: E402
+from mmbdeid.lexicon.wordlists import load_wordlist  # noqa: E402
 from mmbdeid.text.tokenize import span_tokenize  # noqa: E402
 
 ALPHA = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")

@@ -20,7 +20,7 @@ import re
 from itertools import compress
 from typing import List
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector

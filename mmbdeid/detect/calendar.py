@@ -13,7 +13,7 @@
 import re
 from typing import FrozenSet, List, Sequence, Set
 
-from ..model.lexicon import load_first_name_shares, load_wordlist
+from ..lexicon.wordlists import load_first_name_shares, load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens

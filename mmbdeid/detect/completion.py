@@ -47,11 +47,11 @@ the chain with a span on every token).
 from bisect import bisect_left
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from ..lexicon.names import HYPHENS
 from ..spans import USERNAME, Span
 from ..text.document import Document
 from .base import Completer, Detector, without_kept
 from .crf import EVERY_TOKEN
-from .names import HYPHENS
 from .name_words import KNOWN, Caps, NameWords, name_words
 
 COMPLETION = "completion"

@@ -22,7 +22,7 @@ import functools
 from typing import Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..kinds import PERSON_LABELS
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from ..spans import CONSISTENCY, CONSISTENCY_LEVEL as DEFAULT_LEVEL, CRF, Span
 from ..text.document import Document
 from .base import RAISE, Detector

@@ -1,11 +1,11 @@
 """The model: a NAME or USER span on every token whose P(NAME) + P(USER) exceeds the
 threshold, labelled with the likelier of the two and scored with their sum.
 
-``tagging="compiled"`` (the default): the marginals of :mod:`mmbdeid.detect.compiled`,
+``tagging="compiled"`` (the default): the marginals of :mod:`mmbdeid.crf.batched`,
 summed from cached per-type vectors and batched over the posts given to ``prefetch`` (a
 chunk of a dump, or the whole corpus given to ``prepare``). ``tagging="crfsuite"``: the
 previous path, python-crfsuite's arithmetic, computed in bounded memory by
-:mod:`mmbdeid.detect.marginals` (identical to the last bit) wherever the tagger's model can
+:mod:`mmbdeid.crf.marginals` (identical to the last bit) wherever the tagger's model can
 be read and passes that module's check, and by python-crfsuite itself otherwise. Both give
 the same marginals to within 1e-6 (a test); the compiled tagger is the faster.
 """
@@ -13,13 +13,13 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ..crf.batched import TAGGERS, CompiledTagger
+from ..crf.marginals import chain_model
 from ..model.context import ContextTable, context_items
 from ..model.features import Featurizer
 from ..spans import CRF, Span
 from ..text.document import Document
 from .base import Detector
-from .compiled import TAGGERS, CompiledTagger
-from .marginals import chain_model
 
 # A threshold below every probability: a span on every token (evaluation and sweeps score
 # all tokens from one run).

@@ -9,7 +9,7 @@ or better: ``English``, ``French``, ``Welsh``), which are left to the model.
 import functools
 from typing import FrozenSet
 
-from ..model.lexicon import load_last_name_ranks, load_wordlist
+from ..lexicon.wordlists import load_last_name_ranks, load_wordlist
 from .drugs import DrugFilter
 from .gazetteers import first_names
 

@@ -2,7 +2,7 @@
 (``Dexcom``, ``OmniPod``, ``MiniMed``, ``Mediport``, ``CyberKnife``, ``Oncotype``) are kept
 whatever the model says, like drug names (``lexicons/medical_devices.txt``, hand-made; a
 device named after a person, ``Foley``, ``Holter``, is an eponym of ``detect/medical.py``)."""
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from .drugs import DrugFilter
 
 

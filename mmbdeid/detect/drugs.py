@@ -1,7 +1,7 @@
 """The drug filter: drug names (``Arimidex``, ``doxy``) are kept whatever the model says."""
 from typing import List
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens

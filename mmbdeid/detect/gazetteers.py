@@ -25,13 +25,13 @@ import functools
 import re
 from typing import Dict, FrozenSet, Iterable, List, Sequence, Set, Tuple
 
-from ..model.lexicon import (load_first_name_female_shares, load_gazetteer, load_wordlist,
+from ..lexicon.names import title_words
+from ..lexicon.wordlists import (load_first_name_female_shares, load_gazetteer, load_wordlist,
                              load_zipf)
 from ..spans import Span
 from ..text.document import Document
 from ..text.tokenize import tokenize
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .names import title_words
 from .titles import LOWER_CASE_TITLES
 
 GAZETTEER = "gazetteer"

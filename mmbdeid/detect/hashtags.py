@@ -17,12 +17,12 @@ import functools
 import re
 from typing import Dict, List
 
-from ..model.lexicon import load_first_name_shares, load_wordlist, load_zipf
+from ..lexicon.names import first_names
+from ..lexicon.wordlists import load_first_name_shares, load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
 from .completion import GapFiller
 from .crf import EVERY_TOKEN
-from .names import first_names
 
 HASHTAG = "hashtag"
 # A first name as rare as a word as this (Zipf) is a name in a hashtag: ``Maren`` (2.4).

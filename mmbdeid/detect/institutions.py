@@ -26,12 +26,12 @@ the words around it say it is none. Two steps:
 import functools
 from typing import FrozenSet, List, Sequence, Set
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.names import HYPHENS, title_words
+from ..lexicon.wordlists import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
 from .gazetteers import after_name, capitalised, first_names, person_words
-from .names import HYPHENS, title_words
 
 INSTITUTION = "institution"
 MAX_WORDS = 4

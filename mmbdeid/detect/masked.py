@@ -18,11 +18,11 @@ import functools
 import re
 from typing import Dict, Iterable, List, Pattern, Sequence
 
-from ..model.lexicon import load_last_name_ranks, load_wordlist
+from ..lexicon.names import first_names
+from ..lexicon.wordlists import load_last_name_ranks, load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import Completer
-from .names import first_names
 from .name_words import SURNAME_RANK
 
 MASKED = "masked"

@@ -32,11 +32,11 @@ token order.
 """
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.names import HYPHENS, PARTICLES, census_names, first_names, name_like, title_words
+from ..lexicon.wordlists import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .names import HYPHENS, PARTICLES, census_names, first_names, name_like, title_words
 
 POSSESSIVES = frozenset({"'s", "\u2019s", "'", "\u2019", "'S", "\u2019S"})
 

@@ -11,8 +11,8 @@ import functools
 import re
 from typing import FrozenSet, Union
 
-from ..model.lexicon import load_gazetteer, load_last_name_ranks, load_wordlist, load_zipf
-from .names import first_names, title_words
+from ..lexicon.names import first_names, title_words
+from ..lexicon.wordlists import load_gazetteer, load_last_name_ranks, load_wordlist, load_zipf
 
 # A census name that is a more frequent English word than this is no part of a name here:
 # ``Will`` (6.5), ``Hope`` (5.4), ``Ok`` (5.1), ``King`` (5.2); ``Hall`` (4.9) is.

@@ -17,11 +17,11 @@ Name particles (``van``, ``de la``) are not stop words here: they belong to the 
 import re
 from typing import FrozenSet, List
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.names import first_names
+from ..lexicon.wordlists import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector
-from .names import first_names
 
 NOT_NAME = "not_name"
 _WORD_CHARACTER = re.compile(r"[^\W_]")

@@ -18,7 +18,7 @@ the model removes already keeps the model's span.
 """
 from typing import List, Sequence, Tuple
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens, without_kept

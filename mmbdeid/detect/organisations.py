@@ -12,12 +12,12 @@ after a title or a capitalised first name (``Maren Costco`` would be a surname).
 import functools
 from typing import FrozenSet, List
 
-from ..model.lexicon import load_gazetteer, load_wordlist
+from ..lexicon.names import title_words
+from ..lexicon.wordlists import load_gazetteer, load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
 from .gazetteers import after_name, first_names, person_words
-from .names import title_words
 
 ORGANISATION = "organisation"
 

@@ -22,13 +22,13 @@ Places written out in several words (``San Diego``) are :mod:`mmbdeid.detect.gaz
 import functools
 from typing import FrozenSet, List, Sequence, Set
 
-from ..model.lexicon import load_first_name_shares, load_gazetteer, load_last_name_ranks
+from ..lexicon.names import title_words
+from ..lexicon.wordlists import load_first_name_shares, load_gazetteer, load_last_name_ranks
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .medical import POSSESSIVES
 from .gazetteers import after_name, capitalised, first_names, written_forms
-from .names import title_words
+from .medical import POSSESSIVES
 
 PLACE = "place"
 LARGE_KINDS = frozenset({"continent", "country", "state", "region", "subdivision"})

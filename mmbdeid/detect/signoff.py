@@ -38,13 +38,13 @@ import re
 from bisect import bisect_right
 from typing import FrozenSet, List, Optional
 
-from ..model.lexicon import load_wordlist, load_zipf
+from ..lexicon.names import first_names, title_words
+from ..lexicon.wordlists import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
 from .base import indices_in, lowered_tokens
 from .completion import GapFiller
 from .crf import EVERY_TOKEN
-from .names import first_names, title_words
 from .name_words import name_words
 
 SIGN_OFF = "signoff"

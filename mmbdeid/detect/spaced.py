@@ -6,11 +6,11 @@ import functools
 import re
 from typing import List
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.names import first_names
+from ..lexicon.wordlists import load_wordlist
 from ..spans import SPACED, Span
 from ..text.document import Document
 from .base import Detector
-from .names import first_names
 
 # Letters separated by single spaces.
 _SPACED_LETTERS = re.compile(r"(?<!\w)(?:[^\W\d_] ){2,}[^\W\d_](?!\w)")

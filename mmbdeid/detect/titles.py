@@ -22,11 +22,11 @@ Nothing crosses a line break, and pattern tokens are never part of a name.
 import functools
 from typing import FrozenSet, Iterable, List, Optional
 
-from ..model.lexicon import load_wordlist, load_zipf
+from ..lexicon.names import HYPHENS, PARTICLES, census_names, name_like, title_words
+from ..lexicon.wordlists import load_wordlist, load_zipf
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
-from .names import HYPHENS, PARTICLES, census_names, name_like, title_words
 
 TITLE = "title"
 MAX_NAME_WORDS = 3

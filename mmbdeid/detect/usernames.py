@@ -1,8 +1,8 @@
 """The board's distinctive usernames and their variants, always removed."""
 from typing import List
 
-from ..model.usernames import username_variants
-from ..model.word_policy import search_mode
+from ..lexicon.usernames import username_variants
+from ..lexicon.word_policy import search_mode
 from ..spans import USERNAME, Span, overlapping_any
 from ..text.document import Document
 from ..text.terms import TermMatcher
@@ -16,7 +16,7 @@ def distinctive_usernames(stats) -> List[str]:
     are not ordinary words: ``gracefulgram``, ``T1since82`` and ``wildflower`` (of
     wildflower_jo) are always usernames, ``hope`` and ``tiger`` mostly are not (the model
     decides those). The audit classes words by the same policy
-    (:mod:`mmbdeid.model.word_policy`), so what it searches without regard to case is what
+    (:mod:`mmbdeid.lexicon.word_policy`), so what it searches without regard to case is what
     this step removes."""
     users = {user for users in stats.users_by_board().values() for user in users if user}
     terms = {user for user in users if search_mode(user, "username") == "any-case"}

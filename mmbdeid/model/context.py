@@ -16,9 +16,9 @@ the first stage found at all plausible".
 """
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..lexicon.usernames import author_name_parts
+from ..lexicon.wordlists import load_first_name_shares, load_wordlist
 from .features import case_class
-from .lexicon import load_first_name_shares, load_wordlist
-from .usernames import author_name_parts
 
 MIN_EVIDENCE = 0.001
 SCOPES = ("post", "thread", "author", "board")

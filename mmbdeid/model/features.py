@@ -19,11 +19,11 @@ import itertools
 import re
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .lexicon import (WORDLISTS, load_clusters, load_first_name_shares, load_gazetteer,
+from ..lexicon.fuzzy import MultiListIndex, word_lists_index
+from ..lexicon.usernames import author_name_parts, username_variants
+from ..lexicon.wordlists import (WORDLISTS, load_clusters, load_first_name_shares, load_gazetteer,
                       load_last_name_ranks, load_zipf)
-from .fuzzy import MultiListIndex, word_lists_index
 from .stats import term_of
-from .usernames import author_name_parts, username_variants
 
 Features = Dict[str, object]
 
@@ -320,7 +320,7 @@ class Featurizer:
     makes tagging cheaper with identical results. ``encoded``: attributes as UTF-8
     ``bytes``, which python-crfsuite takes as they are; it would otherwise encode every
     ``str`` attribute of every token again (a good part of the tagging time).
-    ``attribute_index`` (attribute -> row number, see :mod:`mmbdeid.detect.marginals`):
+    ``attribute_index`` (attribute -> row number, see :mod:`mmbdeid.crf.marginals`):
     attributes as their row numbers, only those it has (it then is the known attributes).
     """
 

@@ -26,7 +26,7 @@ from typing import (Callable, Dict, Iterable, List, NamedTuple, Optional, Sequen
                     Type)
 
 from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
 from ..people.personmap import PersonMap
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch

@@ -43,7 +43,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from faker import Faker
 
-from ..model.lexicon import load_wordlist
+from ..lexicon.wordlists import load_wordlist
 from ..people.gender import GENDERS, fits, name_gender, username_gender_name
 
 MAX_DRAWS = 2000                 # redraws on collision before giving up

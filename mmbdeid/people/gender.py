@@ -17,8 +17,8 @@ import functools
 from collections import defaultdict
 from typing import Dict, FrozenSet, Set
 
-from ..model.lexicon import load_first_name_female_shares, load_nickname_groups
-from ..model.usernames import username_variants
+from ..lexicon.usernames import username_variants
+from ..lexicon.wordlists import load_first_name_female_shares, load_nickname_groups
 
 FEMALE_MIN_SHARE = 0.7
 MALE_MAX_SHARE = 0.3

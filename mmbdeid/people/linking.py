@@ -36,13 +36,13 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 
 import jellyfish
 
-from ..model.lexicon import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
-from .personmap import Person, PersonMap, name_key
-from ..detect.names import first_names
 from ..kinds import PERSON_LABELS
-from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
+from ..lexicon.names import first_names
+from ..lexicon.usernames import username_variants
+from ..lexicon.wordlists import load_last_name_ranks, load_nickname_groups, load_wordlist, load_zipf
 from ..spans import JOINER_GAP, Span, join, mention_groups
-from ..model.usernames import username_variants
+from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
+from .personmap import Person, PersonMap, name_key
 
 SCOPES = ("thread", "board", "dump")
 COMMON_SURNAME_RANK = 5000
@@ -237,7 +237,7 @@ def after_title(before: str) -> bool:
     key = word.lower()
     # (imported here: the detectors' modules load the tokenizer's tables, which the
     # command line does not need to start)
-    from ..detect.names import title_words
+    from ..lexicon.names import title_words
     from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES
     return (key in title_words() and (word[:1].isupper() or key in LOWER_CASE_TITLES)
             and (not dot or key in ABBREVIATED_TITLES))

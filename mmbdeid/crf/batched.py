@@ -2,7 +2,7 @@
 
 Training stays on crfsuite; tagging reads the model's weights once (:mod:`.marginals`),
 sums each token's state scores from cached per-type vectors
-(:class:`~mmbdeid.model.emissions.EmissionScorer`) and runs forward-backward over many posts
+(:class:`~mmbdeid.crf.emissions.EmissionScorer`) and runs forward-backward over many posts
 at once (:mod:`.forward_backward`). Every CRF stage the model has is served: a second
 stage's items (a few attributes per token, worked out from the first stage's scores) are
 summed attribute by attribute, then go through the same batched forward-backward.
@@ -19,9 +19,9 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ..kinds import PERSON_LABELS
-from ..model.emissions import EmissionScorer, scored_rows
 from ..model.features import Featurizer
 from . import forward_backward
+from .emissions import EmissionScorer, scored_rows
 from .marginals import ChainModel, ModelFormatError, chain_model
 
 TAGGERS = ("compiled", "crfsuite")

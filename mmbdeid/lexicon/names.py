@@ -4,7 +4,7 @@ one. One module below the medical-term filter and the title steps, which both re
 import functools
 from typing import FrozenSet
 
-from ..model.lexicon import load_wordlist
+from .wordlists import load_wordlist
 
 HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
 

@@ -30,7 +30,7 @@ _DELIMITER_RE = re.compile(r"[\W_]+")
 @functools.lru_cache(maxsize=1)
 def default_vocabulary() -> frozenset[str]:
     """First names, nicknames and common words of at least ``MIN_SEGMENT`` letters."""
-    from .lexicon import load_wordlist
+    from .wordlists import load_wordlist
 
     words = (load_wordlist("first_names") | load_wordlist("nicknames")
              | load_wordlist("common_words"))

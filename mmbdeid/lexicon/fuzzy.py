@@ -639,6 +639,6 @@ class MultiListIndex:
 @functools.lru_cache(maxsize=None)
 def word_lists_index(names: tuple, max_distance: int = 2) -> MultiListIndex:
     """The (cached) MultiListIndex of shipped word lists."""
-    from .lexicon import load_wordlist
+    from .wordlists import load_wordlist
 
     return MultiListIndex({name: load_wordlist(name) for name in names}, max_distance)

@@ -13,7 +13,7 @@ SHORT_COMMON = 5       # common variants shorter than this are not searched
 
 @functools.lru_cache(maxsize=1)
 def _lexicons() -> Tuple[Dict[str, float], frozenset, frozenset]:
-    from .lexicon import load_wordlist, load_zipf
+    from .wordlists import load_wordlist, load_zipf
     # A given name is on both lists: the nickname file alone also holds "day", "one".
     given_names = load_wordlist("nicknames") & load_wordlist("first_names")
     return load_zipf(), load_wordlist("stop_words"), given_names
@@ -21,7 +21,7 @@ def _lexicons() -> Tuple[Dict[str, float], frozenset, frozenset]:
 
 @functools.lru_cache(maxsize=1)
 def _board_words() -> frozenset:
-    from .lexicon import load_wordlist
+    from .wordlists import load_wordlist
     return load_wordlist("medical_words") | load_wordlist("drugs")
 
 
