@@ -2,7 +2,7 @@
 
 The two passes of a placeholder-mode scrub run here in this process, on one core, with the
 same library calls as the CLI's workers (``jobs/local.py``: ``count_chunk`` and
-``ChunkDetector``), each stage timed on its own:
+``ChunkWorker``), each stage timed on its own:
 
 pass 1: reading and parsing records, tokenising, counting, building the statistics store;
 pass 2: reading and parsing again, tokenising, type look-ups (word lists and usernames by

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import checks
 from .detect.analyzer import Analyzer
+from .detect.registry import step_names
 from .kinds import placeholder
 from .model.reference import with_reference
 from .model.stats import CorpusStats
@@ -35,9 +36,10 @@ class Scrubber:
     ``model``: a model file path or a fitted :class:`~mmbdeid.model.tagger.NameTagger`
     (default: the bundled model); ``threshold``: None for the model's own; ``stats``: a
     corpus statistics file of the dump the texts come from (``mmbdeid stats``; default: the
-    statistics of the texts of each call); ``drug_filter``: keep drug names, medical terms
-    and titles; ``rules``: names after a title, the board's usernames, spaced-out names;
-    ``allow`` / ``deny``: terms never / always removed (lists of strings).
+    statistics of the texts of each call); ``steps``: the names of the chain's steps (None:
+    every step, :data:`mmbdeid.detect.registry.STEP_NAMES`); ``without_steps``: steps left
+    out (``["drugs"]`` removes drug names the model rates as names); ``allow`` / ``deny``:
+    terms never / always removed (lists of strings).
 
     The options are checked as the command line checks its own: a wrong one raises
     ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
@@ -45,7 +47,7 @@ class Scrubber:
 
     def __init__(self, model: Union[str, "os.PathLike[str]", NameTagger, None] = None,
                  threshold: Optional[float] = None, stats: Optional[str] = None,
-                 drug_filter: bool = True, rules: bool = True,
+                 steps: Optional[Sequence[str]] = None, without_steps: Sequence[str] = (),
                  allow: Sequence[str] = (), deny: Sequence[str] = ()):
         if isinstance(model, NameTagger):
             model.check_params()
@@ -55,8 +57,9 @@ class Scrubber:
         self.model = model
         self.threshold = checks.optional_threshold(threshold)
         self.stats = checks.optional_path(stats, "stats")
-        self.drug_filter = checks.flag(drug_filter, "drug_filter")
-        self.rules = checks.flag(rules, "rules")
+        self.steps = None if steps is None else checks.terms(steps, "steps", "step")
+        self.without_steps = checks.terms(without_steps, "without_steps", "step")
+        self._step_names = step_names(self.steps, self.without_steps)
         self.allow = checks.terms(allow, "allow")
         self.deny = checks.terms(deny, "deny")
         self._tagger: Optional[NameTagger] = None
@@ -155,8 +158,7 @@ class Scrubber:
         else:
             stats = CorpusStats.build(documents)
         return Analyzer.build(self.tagger, with_reference(stats), threshold=self.threshold,
-                              drug_filter=self.drug_filter, rules=self.rules,
-                              allow=self.allow, deny=self.deny)
+                              steps=self._step_names, allow=self.allow, deny=self.deny)
 
 
 def _many(items: Any, name: str) -> list:

@@ -110,23 +110,23 @@ def instance(value: Any, kind: type, name: str) -> Any:
     return value
 
 
-def terms(value: Any, name: str) -> Tuple[str, ...]:
-    """A list of terms (allow, deny): an iterable of strings, not one string (whose
-    characters would be taken as terms); None is no terms."""
+def terms(value: Any, name: str, what: str = "term") -> Tuple[str, ...]:
+    """A list of terms (allow, deny) or other ``what`` names (steps): an iterable of
+    strings, not one string (whose characters would be taken as terms); None is none."""
     if value is None:
         return ()
     if isinstance(value, (str, bytes)):
-        raise TypeError("%s must be a list of terms, not a string (for one term: "
-                        "%s=[%s])" % (name, name, shown(value)))
+        raise TypeError("%s must be a list of %ss, not a string (for one %s: "
+                        "%s=[%s])" % (name, what, what, name, shown(value)))
     try:
         items = tuple(value)
     except TypeError:
-        raise TypeError("%s must be a list of terms (strings), not %s"
-                        % (name, kind_of(value))) from None
+        raise TypeError("%s must be a list of %ss (strings), not %s"
+                        % (name, what, kind_of(value))) from None
     for number_, item in enumerate(items, 1):
         if not isinstance(item, str):
-            raise TypeError("%s: term %d must be a string, not %s"
-                            % (name, number_, kind_of(item)))
+            raise TypeError("%s: %s %d must be a string, not %s"
+                            % (name, what, number_, kind_of(item)))
     return items
 
 

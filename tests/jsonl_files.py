@@ -28,6 +28,7 @@ def expected_token_probabilities(posts, model_path, threshold):
     pools a small input's statistics with the reference statistics, so the expectation
     does too)."""
     from mmbdeid.detect.analyzer import Analyzer
+    from mmbdeid.detect.registry import STAGES
     from mmbdeid.model.reference import with_reference
     from mmbdeid.model.stats import CorpusStats
     from mmbdeid.model.tagger import NameTagger
@@ -35,7 +36,7 @@ def expected_token_probabilities(posts, model_path, threshold):
     documents = [Document.from_post(post) for post in posts]
     analyzer = Analyzer.for_evaluation(NameTagger.load(model_path),
                                        with_reference(CorpusStats.build(documents)),
-                                       rules=True)
+                                       stages=STAGES)
     analyzer.prepare(documents)
     expected = {}
     for post, document in zip(posts, documents):

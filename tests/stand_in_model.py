@@ -24,9 +24,10 @@ class WordTagger:
         return [(self.tagged.get(token, 0.0), 0.0) for token in items]
 
 
-def scrub(text, tagged=(), threshold=None):
-    """``text`` through the standard chain with the stand-in model, in placeholder mode."""
-    analyzer = Analyzer.build(WordTagger(tagged), threshold=threshold)
+def scrub(text, tagged=(), threshold=None, steps=None):
+    """``text`` through the standard chain (of ``steps``; None: all) with the stand-in model,
+    in placeholder mode."""
+    analyzer = Analyzer.build(WordTagger(tagged), threshold=threshold, steps=steps)
     record, _ = PlaceholderOperator().rewrite(
         {"text": text}, analyzer.analyze(Document.from_text(text)))
     return record["text"]

@@ -28,8 +28,11 @@ from mmbdeid.cli import main
     ({"model": 5}, TypeError, "model must be a model file path or a NameTagger, not an int"),
     ({"model": NameTagger(threshold=2)}, ValueError, "threshold must be between 0 and 1"),
     ({"stats": ["a.stats"]}, TypeError, "stats must be a file path, not a list"),
-    ({"drug_filter": "no"}, TypeError, "drug_filter must be True or False, got 'no'"),
-    ({"rules": 1}, TypeError, "rules must be True or False, got 1"),
+    ({"steps": "crf"}, TypeError, "steps must be a list of steps, not a string (for one "
+                                  "step: steps=['crf'])"),
+    ({"without_steps": [1]}, TypeError, "without_steps: step 1 must be a string, not an int"),
+    ({"steps": ["crf", "drug"]}, ValueError, "unknown step 'drug' (steps: handles, emails,"),
+    ({"without_steps": ["rules"]}, ValueError, "unknown step 'rules'"),
 ])
 def test_bad_scrubber_options_are_refused_naming_them(options, error, message):
     with pytest.raises(error) as raised:

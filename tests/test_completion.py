@@ -9,6 +9,7 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import Completer
 from mmbdeid.detect.completion import COMPLETION, NameCompletion
+from mmbdeid.detect.registry import STAGES
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document
 from stand_in_model import WordTagger, scrub
@@ -103,7 +104,7 @@ def test_a_token_removed_already_keeps_its_own_span():
     tagger = WordTagger({"Mary": 0.9, "Jane": 0.6})
     spans = Analyzer.build(tagger).analyze(document)
     assert [(s.score, s.source) for s in spans] == [(0.9, "crf"), (0.6, "crf")]
-    scores = Analyzer.for_evaluation(tagger, rules=True).token_scores(document)
+    scores = Analyzer.for_evaluation(tagger, stages=STAGES).token_scores(document)
     assert scores == [0.9, 0.9, 0.0]
 
 
@@ -121,7 +122,7 @@ def test_evaluation_scores_a_completed_token_as_its_seed():
     document = Document.from_text("Maren T. Oyelaran met Kay Oduya")
     tagger = WordTagger({"Maren": 0.3, "T": 0.01, "Oyelaran": 0.02, "Kay": 0.01,
                          "Oduya": 0.4})
-    scores = Analyzer.for_evaluation(tagger, rules=True).token_scores(document)
+    scores = Analyzer.for_evaluation(tagger, stages=STAGES).token_scores(document)
     assert scores == [0.3, 0.3, 0.3, 0.3, 0.0, 0.4, 0.4]
     for threshold in (0.005, 0.2, 0.35):
         removed = {document.tokens[i] for i, s in enumerate(scores) if s > threshold}

@@ -4,9 +4,10 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import KEEP, REMOVE, Detector
 from mmbdeid.detect.crf import EVERY_TOKEN, CrfDetector
-from mmbdeid.detect.drugs import DrugFilter
-from mmbdeid.detect.lists import AllowList, DenyList
+from mmbdeid.detect.drugs import DrugKeeper
+from mmbdeid.detect.lists import AllowedTermKeeper, DeniedTermDetector
 from mmbdeid.detect.patterns import PatternDetector
+from mmbdeid.detect.registry import FILTER, MODEL, step_names
 from mmbdeid.detect.spaced import spaced_name_spans
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document
@@ -81,8 +82,8 @@ def test_pattern_detector_finds_its_own_kind(label, expected):
     ("mail arimidex@example.com", []),             # a pattern token is not a drug name
 ])
 def test_drug_filter_keeps_drug_names(text, expected):
-    assert [t for t, _, _ in found(DrugFilter(), text)] == expected
-    assert DrugFilter.effect == KEEP
+    assert [t for t, _, _ in found(DrugKeeper(), text)] == expected
+    assert DrugKeeper.effect == KEEP
 
 
 @pytest.mark.parametrize("text, spaced", [
@@ -137,29 +138,29 @@ ARTHUR_TEXT = "Reading Arthur C. Clarke again. Arthur says hi."
 def test_allow_list_keeps_whole_occurrences(allow, kept):
     names = [Fixed([Span("NAME", 8, 14, 0.9, "crf"), Span("NAME", 15, 16, 0.6, "crf"),
                     Span("NAME", 18, 24, 0.8, "crf"), Span("NAME", 32, 38, 0.9, "crf")])]
-    spans = Analyzer(names + [AllowList(allow)]).analyze(Document.from_text(ARTHUR_TEXT))
+    spans = Analyzer(names + [AllowedTermKeeper(allow)]).analyze(Document.from_text(ARTHUR_TEXT))
     assert [ARTHUR_TEXT[s.start:s.end] for s in spans] == kept
 
 
 def test_a_span_reaching_outside_an_allowed_occurrence_stays():
     wide = Span("NAME", 8, 24, 0.9, "crf")
-    spans = Analyzer([Fixed([wide]), AllowList(["Arthur C"])]).analyze(
+    spans = Analyzer([Fixed([wide]), AllowedTermKeeper(["Arthur C"])]).analyze(
         Document.from_text(ARTHUR_TEXT))
     assert spans == [wide]
 
 
 def test_deny_list_finds_whole_words_in_any_case():
     text = "Thanks kaygirl96 and KayGirl96, and Mary  Jane"
-    assert found(DenyList(["kaygirl96", "Mary Jane"]), text) == [
+    assert found(DeniedTermDetector(["kaygirl96", "Mary Jane"]), text) == [
         ("kaygirl96", "NAME", "deny"), ("KayGirl96", "NAME", "deny"),
         ("Mary  Jane", "NAME", "deny")]
-    assert found(DenyList(["kaygirl96"], label="USER"), text)[0][1] == "USER"
-    assert found(DenyList([]), text) == []
+    assert found(DeniedTermDetector(["kaygirl96"], label="USER"), text)[0][1] == "USER"
+    assert found(DeniedTermDetector([]), text) == []
 
 
 def test_deny_wins_over_allow_in_the_standard_chain():
     analyzer = Analyzer.build(FakeTagger([(0.4, 0.0), (0.4, 0.0)]), allow=["Kay"],
-                              deny=["Kay"], rules=False)
+                              deny=["Kay"], steps=step_names(stages=(MODEL, FILTER)) + ("deny",))
     spans = analyzer.analyze(Document.from_text("Dear Kay"))
     # the greeting is never a name (not_names.py); the deny list wins over the allow list
     assert [(s.start, s.end, s.source) for s in spans] == [(5, 8, "deny")]
@@ -169,14 +170,14 @@ def test_standard_chain_order():
     chain = Analyzer.build(FakeTagger([]), allow=["a"], deny=["b"]).detectors
     assert [type(d).__name__ for d in chain] == [
         "PatternDetector", "PatternDetector", "PatternDetector", "PatternDetector",
-        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter",
-        "MedicalTermFilter", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
-        "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceFilter",
+        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugKeeper",
+        "MedicalTermKeeper", "GazetteerPhraseKeeper", "PlaceKeeper", "OrganisationKeeper",
+        "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceKeeper",
         "AcronymKeeper", "FileExtensionKeeper", "DemonymKeeper", "TitleKeeper",
         "OfficeKeeper", "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector",
         "SeparatedNameDetector",
         "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
-        "AllowList", "DenyList", "PlaceholderKeeper"]
+        "AllowedTermKeeper", "DeniedTermDetector", "PlaceholderKeeper"]
 
 
 def test_token_scores_for_evaluation():

@@ -12,8 +12,8 @@ import pytest
 
 from mmbdeid.detect import base
 from mmbdeid.detect.base import indices_in, lowered_tokens
-from mmbdeid.detect.drugs import DrugFilter
-from mmbdeid.detect.medical import MedicalTermFilter
+from mmbdeid.detect.drugs import DrugKeeper
+from mmbdeid.detect.medical import MedicalTermKeeper
 from mmbdeid.detect.patterns import PatternDetector
 from mmbdeid.detect.spaced import _SPACED_LETTERS, SPACED_NAME_MIN, spaced_name_spans
 from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
@@ -161,9 +161,9 @@ class Everything(frozenset):
 
 
 def every_token(detector):
-    if isinstance(detector, MedicalTermFilter):
+    if isinstance(detector, MedicalTermKeeper):
         detector.starts = detector.eponym_starts = Everything()
-    elif isinstance(detector, DrugFilter):
+    elif isinstance(detector, DrugKeeper):
         drugs = detector.drugs
 
         def detect(document):
@@ -184,7 +184,7 @@ def every_token(detector):
 
 
 def steps():
-    return [MedicalTermFilter(), TitleKeeper(), TitledNameDetector(), DrugFilter()] + [
+    return [MedicalTermKeeper(), TitleKeeper(), TitledNameDetector(), DrugKeeper()] + [
         PatternDetector(label) for label in PATTERN_LABELS]
 
 

@@ -196,7 +196,7 @@ import os, runpy, signal, tempfile, time
 from mmbdeid.jobs import chunks
 
 record, mode, flags = (os.environ["FAULT_" + k] for k in ("RECORD", "MODE", "FLAGS"))
-scrub = chunks.ChunkDetector.__call__
+scrub = chunks.ChunkWorker.__call__
 held = os.path.join(flags, "held")
 def faulty(self, posts):
     if any(post["id"] == record for post in posts):
@@ -215,7 +215,7 @@ def faulty(self, posts):
             time.sleep(60)
     return scrub(self, posts)
 
-chunks.ChunkDetector.__call__ = faulty
+chunks.ChunkWorker.__call__ = faulty
 runpy.run_module("mmbdeid", run_name="__main__")
 """
 

@@ -4,14 +4,18 @@ from pathlib import Path
 
 import pytest
 
-from mmbdeid.detect.analyzer import Analyzer, not_person_steps
+from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.registry import STEP_NAMES, build_steps, step_names, Setup
 from mmbdeid.detect.base import KEEP, REMOVE
-from mmbdeid.detect.medical import MedicalTermFilter
+from mmbdeid.detect.medical import MedicalTermKeeper
 from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
 from mmbdeid.lexicon.wordlists import KEEP_LISTS, WORDLISTS, load_wordlist
 from mmbdeid.spans import replace_spans
 from mmbdeid.text.document import Document
 
+NOT_PERSON_STEPS = ("gazetteer-phrases", "places", "organisations", "institutions",
+                    "prefixed-places", "calendar", "devices", "acronyms", "file-extensions",
+                    "demonyms")
 LEXICONS = Path(__file__).resolve().parents[1] / "lexicons"
 
 
@@ -106,16 +110,16 @@ def kept(detector, text):
     ("Mom\nKay", ["Mom"]),                                      # the name is on another line
 ])
 def test_medical_term_filter(text, expected):
-    assert kept(MedicalTermFilter(), text) == expected
+    assert kept(MedicalTermKeeper(), text) == expected
 
 
 def test_medical_term_filter_is_a_keep_step_that_skips_pattern_tokens():
-    assert MedicalTermFilter.effect == KEEP and MedicalTermFilter.source == "medical"
-    assert kept(MedicalTermFilter(), "mail mom@example.com or TSH@example.org") == []
+    assert MedicalTermKeeper.effect == KEEP and MedicalTermKeeper.source == "medical"
+    assert kept(MedicalTermKeeper(), "mail mom@example.com or TSH@example.org") == []
 
 
 def test_medical_term_filter_takes_its_lists():
-    detector = MedicalTermFilter(eponyms=["zork"], heads=["fever"], abbreviations=["xq"],
+    detector = MedicalTermKeeper(eponyms=["zork"], heads=["fever"], abbreviations=["xq"],
                                  kinship=["gramz"], names=[], first=[], words=[], titles=[])
     assert kept(detector, "Zork fever, XQ, Gramz, Hashimoto's, TSH") == ["Zork", "XQ", "Gramz"]
 
@@ -177,20 +181,21 @@ def test_chain_order():
     chain = Analyzer.build(FakeTagger(), allow=["a"], deny=["b"]).detectors
     names = [type(d).__name__ for d in chain]
     # the KEEP steps of what is not a person come between the medical-term filter and titles
-    not_persons = [type(d).__name__ for d in not_person_steps()]
+    not_persons = [type(d).__name__ for d in build_steps(NOT_PERSON_STEPS, Setup())]
     assert names[names.index("CrfDetector"):] == [
-        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugFilter",
-        "MedicalTermFilter", *not_persons, "TitleKeeper", "OfficeKeeper",
+        "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugKeeper",
+        "MedicalTermKeeper", *not_persons, "TitleKeeper", "OfficeKeeper",
         "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector", "SeparatedNameDetector", "HashtagNameDetector",
-        "SignOffDetector", "MaskedNameDetector", "NameCompletion", "AllowList", "DenyList",
+        "SignOffDetector", "MaskedNameDetector", "NameCompletion", "AllowedTermKeeper", "DeniedTermDetector",
         "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
-    assert evaluation[-5 - len(not_persons):] == ["DrugFilter", "MedicalTermFilter",
+    assert evaluation[-5 - len(not_persons):] == ["DrugKeeper", "MedicalTermKeeper",
                                                   *not_persons, "TitleKeeper",
                                                   "OfficeKeeper", "PlaceholderKeeper"]
     assert "TitledNameDetector" not in evaluation
-    plain = [type(d).__name__ for d in Analyzer.build(FakeTagger(), drug_filter=False).detectors]
-    assert "MedicalTermFilter" not in plain and "TitleKeeper" not in plain
+    plain = [type(d).__name__ for d in Analyzer.build(FakeTagger(), steps=step_names(
+        without=("medical-terms", "titles"))).detectors]
+    assert "MedicalTermKeeper" not in plain and "TitleKeeper" not in plain
 
 
 def test_chain_keeps_title_and_medical_words_when_the_model_tags_everything():

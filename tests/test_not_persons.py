@@ -7,20 +7,26 @@ never be kept (a keep step that kept them would leak them)."""
 import pytest
 
 from mmbdeid.detect.acronyms import AcronymKeeper
-from mmbdeid.detect.analyzer import Analyzer, not_person_steps
+from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import KEEP
 from mmbdeid.detect.calendar import CalendarKeeper
 from mmbdeid.detect.demonyms import DemonymKeeper
-from mmbdeid.detect.devices import DeviceFilter
+from mmbdeid.detect.devices import DeviceKeeper
 from mmbdeid.detect.filenames import FileExtensionKeeper
 from mmbdeid.detect.gazetteers import GazetteerPhraseKeeper, reads_as_person
 from mmbdeid.detect.institutions import InstitutionKeeper, PrefixedPlaceKeeper
-from mmbdeid.detect.medical import MedicalTermFilter
+from mmbdeid.detect.medical import MedicalTermKeeper
+from mmbdeid.detect.registry import RULE, STAGES, Setup, build_steps, step_names
 from mmbdeid.detect.organisations import OrganisationKeeper
 from mmbdeid.detect.places import PlaceKeeper
 from mmbdeid.lexicon.wordlists import load_wordlist
 from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
+
+
+NOT_PERSON_STEPS = ("gazetteer-phrases", "places", "organisations", "institutions",
+                    "prefixed-places", "calendar", "devices", "acronyms", "file-extensions",
+                    "demonyms")
 
 
 def kept(detector, text):
@@ -32,17 +38,18 @@ def kept(detector, text):
 
 
 def test_the_steps_keep_and_sit_in_the_chain_after_the_medical_filter():
-    steps = not_person_steps()
+    steps = build_steps(NOT_PERSON_STEPS, Setup())
     assert all(step.effect == KEEP for step in steps)
     tagger = NameTagger.load(default_model_path())
-    names = [type(step).__name__ for step in Analyzer.build(tagger, rules=False).detectors]
+    names = [type(step).__name__ for step in Analyzer.build(
+        tagger, steps=step_names(stages=[s for s in STAGES if s != RULE])).detectors]
     for step in steps:
-        assert names.index("MedicalTermFilter") < names.index(type(step).__name__) < (
+        assert names.index("MedicalTermKeeper") < names.index(type(step).__name__) < (
             names.index("TitleKeeper"))
     keep_steps = [type(step).__name__ for step in Analyzer.keep_steps()]
     assert all(type(step).__name__ in keep_steps for step in steps)
-    assert [type(s).__name__ for s in Analyzer.build(tagger, drug_filter=False).detectors
-            if type(s) in {type(t) for t in steps}] == []
+    assert [type(s).__name__ for s in Analyzer.build(tagger, steps=step_names(
+        without=NOT_PERSON_STEPS)).detectors if type(s) in {type(t) for t in steps}] == []
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -150,7 +157,7 @@ def test_calendar(text, expected):
     ("Foley and Holter", []),                                   # eponyms, see below
 ])
 def test_devices(text, expected):
-    assert kept(DeviceFilter(), text) == expected
+    assert kept(DeviceKeeper(), text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -163,7 +170,7 @@ def test_devices(text, expected):
     ("Foley came by", []),
 ])
 def test_eponyms_after_a_determiner_or_before_a_new_head(text, expected):
-    assert kept(MedicalTermFilter(), text) == expected
+    assert kept(MedicalTermKeeper(), text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [

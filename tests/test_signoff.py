@@ -7,6 +7,7 @@ model that tags nothing, so each row checks what the sign-off step (and the comp
 after it) removes on its own."""
 import pytest
 
+from mmbdeid.detect.registry import STAGES
 from mmbdeid.detect.signoff import SIGN_OFF, SignOffDetector
 from mmbdeid.text.document import Document
 from stand_in_model import scrub
@@ -80,7 +81,7 @@ def test_a_sign_off_the_model_removes_keeps_the_models_span():
     assert [(s.score, s.source) for s in spans] == [(0.4, "crf")]
     spans = Analyzer.build(WordTagger({"Maren": 0.01})).analyze(document)
     assert [(s.score, s.source) for s in spans] == [(1.0, SIGN_OFF)]
-    scores = Analyzer.for_evaluation(WordTagger({"Maren": 0.4}), rules=True).token_scores(
+    scores = Analyzer.for_evaluation(WordTagger({"Maren": 0.4}), stages=STAGES).token_scores(
         document)
     assert scores[-1] == 1.0
 

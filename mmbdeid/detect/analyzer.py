@@ -1,72 +1,36 @@
 """The analyzer chain: from a post to the identifier spans to remove.
 
-pattern detectors (e-mail, URL, phone, @handle) -> the CRF (threshold) -> the other
-occurrences of words the thread or author removed with high probability -> words that are
-never names (punctuation, ``'s``, greetings, stop words) -> drug filter -> medical-term
-filter (eponyms, medical abbreviations, kinship words) -> what is not a person
-(``not_person_steps``: places, organisations, ...) -> title keeper (``Dr.``) -> office
-keeper (``Minister of Defense`` before a name) -> names after a title -> names after a
-rank or office (``cleric Muqtada``) -> the board's usernames -> spaced-out names and names
-spelled with separators (``M.a.r.e.n``) -> names in hashtags -> sign-offs (initials and
-first names where a post is signed) -> masked names (``M*ren``) -> name completion (the
-rest of each name found so far; these last four and the names after an office are
-:class:`~mmbdeid.detect.base.Completer` steps, which read the spans found before them) ->
-allow list -> deny list -> placeholders of an earlier scrub (kept). Each step is a
-:class:`~mmbdeid.detect.base.Detector`; its spans are merged by its effect (see
+The chain is built from named steps (:mod:`mmbdeid.detect.registry`, which lists them in
+their order): the pattern detectors (e-mail, URL, phone, @handle) and the CRF (threshold),
+the other occurrences of words a thread or author removed with high probability, the KEEP
+steps of what is not a person's name (drugs, medical terms, places, organisations, titles,
+offices, ...), the rule steps that find names the model misses (names after a title or an
+office, usernames, spelled-out, separated, hashtag and masked names, sign-offs, the rest of
+each name found: these read the spans found before them, as
+:class:`~mmbdeid.detect.base.Completer` steps), the user's allow and deny lists, and the
+placeholders of an earlier scrub (kept). Each step's spans are merged by its effect (see
 ``detect/base.py``). The same chain serves ``scrub`` and ``evaluate``/``sweep``: for
 evaluation it is built with a span on every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)
-and without the rule steps (the consistency step, names after a title or an office,
-usernames, spaced-out, separated, hashtag and masked names, sign-offs, name completion), so
-the metrics measure the model with its threshold and its filters (drug, medical-term,
-not-person, title, office), and scrubbing can never disagree with them about what the
-model and the filters do; ``evaluate --chain scrub`` builds it with the rule steps.
+and, by default, only the ``model`` and ``filter`` stages, so the metrics measure the model
+with its threshold and its filters, and scrubbing can never disagree with them about what
+the model and the filters do; ``evaluate --chain scrub`` builds it with the rule steps.
 """
 import re
 from bisect import bisect_right
-from typing import List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence
 
-from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
+from ..kinds import NON_PERSON_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
-from .acronyms import AcronymKeeper
 from .base import KEEP, RAISE, Completer, Detector
-from .calendar import CalendarKeeper
-from .completion import NameCompletion
 from .consistency import (DEFAULT_LEVEL, ConsistencyDetector, NameEvidence, Types,
                           matching_spans, removed_types)
-from .crf import EVERY_TOKEN, CrfDetector
-from .demonyms import DemonymKeeper
-from .devices import DeviceFilter
-from .drugs import DrugFilter
-from .filenames import FileExtensionKeeper
-from .gazetteers import GazetteerPhraseKeeper
-from .hashtags import HashtagNameDetector
-from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
-from .lists import AllowList, DenyList
-from .masked import MaskedNameDetector
-from .medical import MedicalTermFilter
-from .not_names import NotNameKeeper
-from .offices import OfficeKeeper, OfficeNameDetector
-from .organisations import OrganisationKeeper
-from .patterns import PatternDetector
-from .placeholders import PlaceholderKeeper
-from .places import PlaceKeeper
-from .signoff import SignOffDetector
-from .spaced import SeparatedNameDetector, SpacedNameDetector
-from .titles import TitledNameDetector, TitleKeeper
-from .usernames import UsernameDetector
+from .crf import EVERY_TOKEN
+from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, keep_steps,
+                       step_names)
 
 
 _PUNCTUATION = re.compile(r"[^\w\s]+")
-
-
-def not_person_steps() -> List[Detector]:
-    """The KEEP steps of what is not a person (issue 19, item 5): places and organisations
-    from the gazetteers, institutions and places named after people, months and weekdays,
-    medical devices, acronyms, file-name extensions, nationalities and religions."""
-    return [GazetteerPhraseKeeper(), PlaceKeeper(), OrganisationKeeper(), InstitutionKeeper(),
-            PrefixedPlaceKeeper(), CalendarKeeper(), DeviceFilter(), AcronymKeeper(),
-            FileExtensionKeeper(), DemonymKeeper()]
 
 
 class Analyzer:
@@ -76,70 +40,41 @@ class Analyzer:
         self.detectors = list(detectors)
 
     @classmethod
-    def build(cls, tagger, stats=None, threshold: Optional[float] = None,
-              drug_filter: bool = True, rules: bool = True, allow: Sequence[str] = (),
-              deny: Sequence[str] = (), tagging: str = "compiled",
-              consistency: Optional[float] = DEFAULT_LEVEL, authors: bool = True
-              ) -> "Analyzer":
-        """The standard chain. ``stats``: the corpus statistics of the dump being scrubbed
-        (the model's features, and the board's usernames); ``threshold`` None: the model's.
-        ``drug_filter``: drug names, medical terms (eponyms, abbreviations, kinship words)
-        and the places, organisations, titles and offices of the keep steps are kept.
-        ``rules``: names after a title or an office, the board's usernames (with ``stats``),
-        names spelled out, in hashtags or masked, sign-offs, and the completion of the
-        names found.
-        ``allow``: terms never removed; ``deny``: terms always removed (deny wins).
-        ``tagging``: ``compiled`` or ``crfsuite`` (see :mod:`mmbdeid.detect.crf`).
-        ``consistency``: with ``rules``, the level at which a word removed in a thread (and,
-        with ``authors``, by an author on the board) is removed wherever it stands there
-        (:mod:`mmbdeid.detect.consistency`; None: no such step)."""
-        detectors: List[Detector] = [PatternDetector(label) for label in PATTERN_LABELS]
-        detectors.append(CrfDetector(tagger, stats, threshold, tagging=tagging))
-        if rules and consistency is not None:
-            detectors.append(ConsistencyDetector(consistency, authors))
-        detectors.append(NotNameKeeper())
-        if drug_filter:
-            detectors.append(DrugFilter())
-            detectors.append(MedicalTermFilter())
-            detectors.extend(not_person_steps())
-            detectors.append(TitleKeeper())
-            detectors.append(OfficeKeeper())
-        if rules:
-            removed_above = tagger.threshold if threshold is None else threshold
-            detectors.append(TitledNameDetector())
-            detectors.append(OfficeNameDetector(cls.keep_steps(drug_filter), removed_above))
-            if stats is not None:
-                detectors.append(UsernameDetector.of_dump(stats))
-            detectors.append(SpacedNameDetector())
-            detectors.append(SeparatedNameDetector())
-            detectors.append(HashtagNameDetector(removed_above))
-            detectors.append(SignOffDetector(removed_above))
-            detectors.append(MaskedNameDetector())
-            detectors.append(NameCompletion(cls.keep_steps(drug_filter), removed_above))
-        if allow:
-            detectors.append(AllowList(allow))
-        if deny:
-            detectors.append(DenyList(deny))
-        detectors.append(PlaceholderKeeper())
-        return cls(detectors)
-
-    @staticmethod
-    def keep_steps(drug_filter: bool = True) -> List[Detector]:
-        """The standard chain's KEEP steps but the user's allow list: what no name found
-        outside the chain (the person modes' member-name search) may remove either."""
-        steps: List[Detector] = [NotNameKeeper()]
-        if drug_filter:
-            steps += [DrugFilter(), MedicalTermFilter(), *not_person_steps(), TitleKeeper(),
-                      OfficeKeeper()]
-        return steps + [PlaceholderKeeper()]
+    def from_steps(cls, names: Iterable[str], setup: Setup) -> "Analyzer":
+        """The chain of the steps ``names`` (:data:`~mmbdeid.detect.registry.STEPS`, run in
+        the registry's order), built from ``setup``."""
+        return cls(build_steps(names, setup))
 
     @classmethod
-    def for_evaluation(cls, tagger, stats=None, drug_filter: bool = True,
-                       tagging: str = "compiled", rules: bool = False) -> "Analyzer":
-        """The model with its drug filter, a span on every token (see ``token_scores``);
-        with ``rules``, the rule steps of ``scrub`` too."""
-        return cls.build(tagger, stats, threshold=EVERY_TOKEN, drug_filter=drug_filter,
-                         rules=rules, tagging=tagging)
+    def build(cls, tagger, stats=None, threshold: Optional[float] = None,
+              steps: Optional[Iterable[str]] = None, allow: Sequence[str] = (),
+              deny: Sequence[str] = (), tagging: str = "compiled",
+              consistency: float = DEFAULT_LEVEL, authors: bool = True) -> "Analyzer":
+        """The chain of ``steps`` (None: every step) for ``tagger``. ``stats``: the corpus
+        statistics of the dump being scrubbed (the model's features, and the board's
+        usernames); ``threshold`` None: the model's; ``allow``/``deny``: terms never /
+        always removed (deny wins); ``tagging``: ``compiled`` or ``crfsuite`` (see
+        :mod:`mmbdeid.detect.crf`); ``consistency``: the level at which a word removed in a
+        thread (and, with ``authors``, by an author on the board) is removed wherever it
+        stands there (:mod:`mmbdeid.detect.consistency`)."""
+        setup = Setup(tagger, stats, threshold, tagging, consistency, authors,
+                      tuple(allow), tuple(deny))
+        return cls.from_steps(STEP_NAMES if steps is None else steps, setup)
+
+    @staticmethod
+    def keep_steps(steps: Iterable[str] = STEP_NAMES) -> List[Detector]:
+        """The KEEP steps of the chain of ``steps`` but the user's allow list: what no name
+        found outside the chain (the person modes' member-name search) may remove either."""
+        return keep_steps(steps)
+
+    @classmethod
+    def for_evaluation(cls, tagger, stats=None, steps: Optional[Iterable[str]] = None,
+                       tagging: str = "compiled", stages: Sequence[str] = (MODEL, FILTER)
+                       ) -> "Analyzer":
+        """The chain of ``steps`` (None: all) of ``stages`` with a span on every token (see
+        ``token_scores``): by default the model with its filters."""
+        return cls.build(tagger, stats, threshold=EVERY_TOKEN,
+                         steps=step_names(steps, stages=stages), tagging=tagging)
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:
@@ -207,14 +142,13 @@ class Analyzer:
 
     @classmethod
     def for_extension(cls, level: float = DEFAULT_LEVEL, authors: bool = True,
-                      drug_filter: bool = True, allow: Sequence[str] = ()) -> "Analyzer":
-        """The consistency step and the keep steps after it in :meth:`build`'s chain: all
+                      steps: Iterable[str] = STEP_NAMES, allow: Sequence[str] = ()
+                      ) -> "Analyzer":
+        """The consistency step and the keep steps after it in the chain of ``steps``: all
         :meth:`extend` needs (a dump's later pass: no model)."""
-        detectors: List[Detector] = [ConsistencyDetector(level, authors)]
-        detectors += cls.keep_steps(drug_filter)
-        if allow:
-            detectors.append(AllowList(allow))
-        return cls(detectors)
+        kept = [name for name in step_names(steps) if BY_NAME[name].effect == KEEP]
+        setup = Setup(consistency=level, authors=authors, allow=tuple(allow))
+        return cls(build_steps(["consistency", *kept], setup))
 
     def extend(self, document: Document, spans: List[Span], types: Types) -> List[Span]:
         """``spans`` (:meth:`analyze`'s, found without the words of ``types``) with the

@@ -10,7 +10,7 @@ import functools
 from typing import FrozenSet
 
 from ..lexicon.wordlists import load_last_name_ranks, load_wordlist
-from .drugs import DrugFilter
+from .drugs import DrugKeeper
 from .gazetteers import first_names
 
 MAX_SURNAME_RANK = 5000
@@ -23,7 +23,7 @@ def demonyms() -> FrozenSet[str]:
                      if w not in first and ranks.get(w, MAX_SURNAME_RANK + 1) > MAX_SURNAME_RANK)
 
 
-class DemonymKeeper(DrugFilter):
+class DemonymKeeper(DrugKeeper):
     """A KEEP span on every token that is a nationality, people or religion (see the module)."""
 
     source = "demonym"

@@ -3,10 +3,10 @@
 whatever the model says, like drug names (``lexicons/medical_devices.txt``, hand-made; a
 device named after a person, ``Foley``, ``Holter``, is an eponym of ``detect/medical.py``)."""
 from ..lexicon.wordlists import load_wordlist
-from .drugs import DrugFilter
+from .drugs import DrugKeeper
 
 
-class DeviceFilter(DrugFilter):
+class DeviceKeeper(DrugKeeper):
     """A KEEP span on every token that is a medical device's name (pattern tokens excepted)."""
 
     source = "device"

@@ -7,7 +7,7 @@ from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
 
 
-class DrugFilter(Detector):
+class DrugKeeper(Detector):
     """A KEEP span on every token that is a drug name (pattern tokens excepted)."""
 
     source = "drug"

@@ -14,7 +14,7 @@ from ..text.terms import TermMatcher
 from .base import KEEP, Detector
 
 
-class AllowList(Detector):
+class AllowedTermKeeper(Detector):
     source = "allow"
     effect = KEEP
 
@@ -26,7 +26,7 @@ class AllowList(Detector):
                 for start, end, _ in self.matcher.finditer(document.text)]
 
 
-class DenyList(Detector):
+class DeniedTermDetector(Detector):
     """A NAME span, score 1.0, on every occurrence of a deny term."""
 
     source = DENY

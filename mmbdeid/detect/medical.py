@@ -54,7 +54,7 @@ def _parts(entry: str) -> Phrase:
     return tuple(entry.replace("-", " ").split())
 
 
-class MedicalTermFilter(Detector):
+class MedicalTermKeeper(Detector):
     """A KEEP span on eponyms, medical abbreviations and kinship words (see the module)."""
 
     source = "medical"

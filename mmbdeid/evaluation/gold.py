@@ -4,7 +4,7 @@ Shared by ``evaluate``, ``sweep`` and threshold selection in ``train --dev``. To
 by an e-mail/URL/phone pattern are left out of the name metrics: they are removed whatever
 the model says, and they are neither found names nor kept words.
 """
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .metrics import post_name_minimum
 
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
-                drug_filter: bool = True, posts: bool = False,
+                steps: Optional[Iterable[str]] = None, posts: bool = False,
                 progress: Optional[Callable[[str, int, int], None]] = None,
                 tagging: str = "compiled") -> Tuple[np.ndarray, ...]:
     """(gold is-name booleans, final name probabilities) over all scored tokens.
@@ -28,12 +28,12 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     :func:`~mmbdeid.evaluation.metrics.post_leaks`). ``progress("posts", done, total)``
     hears of each document scored.
     """
-    return pooled_scores(labelled, document_scores(tagger, labelled, stats, drug_filter,
+    return pooled_scores(labelled, document_scores(tagger, labelled, stats, steps,
                                                    progress, tagging), posts)
 
 
 def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
-                    drug_filter: bool = True,
+                    steps: Optional[Iterable[str]] = None,
                     progress: Optional[Callable[[str, int, int], None]] = None,
                     tagging: str = "compiled", chain: str = "model"
                     ) -> List[List[Optional[float]]]:
@@ -42,11 +42,12 @@ def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     document and token for listing the errors (:mod:`mmbdeid.evaluation.errors`).
 
     ``chain``: ``model`` measures the model with its threshold and filters; ``scrub`` the
-    whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0)."""
+    whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0); ``steps``: the
+    steps measured of those (None: all; :mod:`mmbdeid.detect.registry`)."""
     if chain not in CHAINS:
         raise ValueError("chain must be one of %s" % ", ".join(CHAINS))
-    analyzer = Analyzer.for_evaluation(tagger, stats, drug_filter=drug_filter,
-                                       tagging=tagging, rules=chain == "scrub")
+    analyzer = Analyzer.for_evaluation(tagger, stats, steps, tagging=tagging,
+                                       stages=CHAINS[chain])
     analyzer.prepare([document for document, _ in labelled])
     scores = []
     for done, (document, _) in enumerate(labelled, 1):
@@ -78,11 +79,11 @@ def pooled_scores(labelled: Sequence[LabelledDocument],
 
 
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
-                    drug_filter: bool = True, posts: bool = False,
+                    steps: Optional[Iterable[str]] = None, posts: bool = False,
                     progress: Optional[Callable[[str, int, int], None]] = None,
                     tagging: str = "compiled") -> Tuple[np.ndarray, ...]:
     """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
-    return gold_scores(tagger, labelled, stats, drug_filter, posts=posts, progress=progress,
+    return gold_scores(tagger, labelled, stats, steps, posts=posts, progress=progress,
                        tagging=tagging)

@@ -1,5 +1,5 @@
 """The work on one chunk of posts, the same in both engines (local processes, Dask
-workers): pass 1's counts (:func:`count_chunk`), pass 2's detection (:class:`ChunkDetector`,
+workers): pass 1's counts (:func:`count_chunk`), pass 2's detection (:class:`ChunkWorker`,
 whose results are :class:`Detected`), and the cutting of a stream of posts into chunks."""
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence
 
@@ -40,7 +40,7 @@ class Detected(NamedTuple):
     replaced: Optional[list] = None
 
 
-class ChunkDetector:
+class ChunkWorker:
     """Pass 2 for one process: the model and statistics are opened once, then each chunk's
     posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`) and, in placeholder
     mode, rewritten; adjacent name tokens become one placeholder there, after the
@@ -56,7 +56,7 @@ class ChunkDetector:
                                        with_reference(CorpusStats.load(stats_path)),
                                        threshold=detection.threshold,
                                        allow=detection.allow, deny=detection.deny,
-                                       tagging=detection.tagging,
+                                       tagging=detection.tagging, steps=detection.steps,
                                        consistency=detection.consistency,
                                        authors=detection.authors)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None

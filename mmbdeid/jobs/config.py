@@ -22,17 +22,23 @@ class DetectionConfig:
     ``render_placeholders``: the workers also write the placeholder text (placeholder
     mode); the person modes rewrite posts only after linking, in the main process.
     ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`).
+    ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
     ``consistency``: the probability from which a word removed in a thread (and, with
     ``authors``, by an author on the board) is removed throughout it, in a pass after
-    detection (:mod:`mmbdeid.jobs.consistency`); None: no such pass."""
+    detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     render_placeholders: bool = True
     tagging: str = "compiled"               # crf.batched.TAGGERS: compiled or crfsuite
-    consistency: Optional[float] = CONSISTENCY_LEVEL
+    steps: Optional[Tuple[str, ...]] = None
+    consistency: float = CONSISTENCY_LEVEL
     authors: bool = True
+
+    def runs(self, step: str) -> bool:
+        """Whether the chain has the step named ``step``."""
+        return self.steps is None or step in self.steps
 
 
 @dataclass(frozen=True)

@@ -165,8 +165,10 @@ class ChunkExtender:
 
     def __init__(self, run: str, detection: DetectionConfig):
         from ..detect.analyzer import Analyzer
+        from ..detect.registry import step_names
         from ..output.operators import PlaceholderOperator
         self.analyzer = Analyzer.for_extension(detection.consistency, detection.authors,
+                                               steps=step_names(detection.steps),
                                                allow=detection.allow)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
 
@@ -190,7 +192,7 @@ class Extension:
     spans completed with their other occurrences (a call, in pass 3)."""
 
     def __init__(self, detection: DetectionConfig):
-        self.evidence = Evidence(detection) if detection.consistency is not None else None
+        self.evidence = Evidence(detection) if detection.runs("consistency") else None
         if self.evidence is not None:
             self.analyzer = ChunkExtender("", replace(detection,
                                                       render_placeholders=False)).analyzer

@@ -30,7 +30,7 @@ from ..errors import InputError
 from ..files.corpora import file_sha256
 from ..files.scratch import ScratchDirectory
 from .config import DetectionConfig
-from .chunks import ChunkDetector, chunked
+from .chunks import ChunkWorker, chunked
 
 CHUNKS_PER_PARTITION = 10
 PARTITIONS_IN_FLIGHT_PER_WORKER = 3
@@ -147,8 +147,8 @@ def _cache_key(args: tuple) -> tuple:
     return tuple(a for a in args if not isinstance(a, (bytes, bytearray)))
 
 
-class RemoteChunkDetector(ChunkDetector):
-    """A :class:`ChunkDetector` opened from shipped bytes: written to this worker process's
+class RemoteChunkDetector(ChunkWorker):
+    """A :class:`ChunkWorker` opened from shipped bytes: written to this worker process's
     private directory for the run, checked against their digests, then opened like local
     files."""
 

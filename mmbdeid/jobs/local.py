@@ -28,7 +28,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optiona
 
 from ..errors import InputError
 from ..files.scratch import ScratchDirectory
-from .chunks import ChunkDetector
+from .chunks import ChunkWorker
 from .config import DetectionConfig
 
 IN_FLIGHT_PER_JOB = 4
@@ -400,7 +400,7 @@ class LocalEngine:
 
     def detector(self, detection: DetectionConfig, stats_path: str) -> Tuple[Callable, tuple]:
         """(factory, args) of the pass-2 function in each worker."""
-        return ChunkDetector, (detection, stats_path)
+        return ChunkWorker, (detection, stats_path)
 
     def extender(self, detection: DetectionConfig) -> Tuple[Callable, tuple]:
         """(factory, args) of the consistency pass's function in each worker."""

@@ -290,7 +290,7 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     started = time.monotonic()
     summary = Summary()
     by_people = OPERATORS[config.mode].needs_people
-    consistency = config.detection.consistency is not None
+    consistency = config.detection.runs("consistency")
     passes = 3 if by_people or consistency else 2
     work = "finding names" if by_people or consistency else "scrubbing"
     if consistency and not by_people:       # the placeholders are written in pass 3
@@ -348,8 +348,11 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
             found.add(post.fields, post.spans)
         people = (PersonMap.read(config.person_map) if config.person_map
                   else linker.person_map(warn=summary.warn))
-        operator = OPERATORS[config.mode](people, linker.scopes, config.scope, config.seed,
-                                          allow=config.detection.allow, warn=summary.warn)
+        seed = {"seed": config.seed} if OPERATORS[config.mode].seeded else {}
+        operator = OPERATORS[config.mode](people, linker.scopes, config.scope,
+                                          allow=config.detection.allow,
+                                          steps=config.detection.steps, warn=summary.warn,
+                                          **seed)
         progress = Progress("pass 3/3 writing", total=found.posts, quiet=config.quiet)
         # the spans carry each mention's person id: private, like the map
         with _post_output(config, summary) as writer, \

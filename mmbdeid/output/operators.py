@@ -69,9 +69,10 @@ class PersonOperator(Operator):
     """The person modes: every mention of a person gets that person's value."""
 
     needs_people = True
+    seeded = False          # takes a ``seed`` (the surrogates')
 
     def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
-                 seed: int = 0, allow: Sequence[str] = (),
+                 allow: Sequence[str] = (), steps: Optional[Sequence[str]] = None,
                  warn: Optional[Callable[[DuplicateName], None]] = None):
         self.people = people
         self.resolver = Resolver(people, scopes, scope, warn=warn)
@@ -79,8 +80,8 @@ class PersonOperator(Operator):
         self.member_names = TermMatcher(_member_name_forms(people), case_sensitive=True)
         # (imported here, as the other pipeline modules below: the command line imports
         # this module for its --mode choices and need not load the tokenizer's tables)
-        from ..detect.analyzer import Analyzer
-        self.keep_steps = Analyzer.keep_steps()
+        from ..detect.registry import STEP_NAMES, keep_steps
+        self.keep_steps = keep_steps(STEP_NAMES if steps is None else steps)
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         from ..text.normalize import found_in_visible
@@ -139,11 +140,12 @@ class PseudonymOperator(PersonOperator):
 
 class SurrogateOperator(PersonOperator):
     name = "surrogate"
+    seeded = True
 
     def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
-                 seed: int = 0, allow: Sequence[str] = (),
-                 warn: Optional[Callable[[DuplicateName], None]] = None):
-        super().__init__(people, scopes, scope, seed, allow, warn)
+                 allow: Sequence[str] = (), steps: Optional[Sequence[str]] = None,
+                 warn: Optional[Callable[[DuplicateName], None]] = None, seed: int = 0):
+        super().__init__(people, scopes, scope, allow, steps, warn)
         from .surrogates import SurrogateFactory
         self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
         # Identities drawn in map order from each person's most used name: the values

@@ -1,0 +1,188 @@
+"""The detector steps by name: what each is, what it does to the spans found before it, and
+at which stage of the chain it acts.
+
+The chain runs the chosen steps in the order of :data:`STEPS` (a later step wins: see
+:mod:`mmbdeid.detect.base`), whatever order they are named in. Stages:
+
+* ``model``: the pattern detectors and the CRF, the spans everything else works on;
+* ``filter``: KEEP steps, what is not a person's name (drugs, medical terms, places,
+  titles, ...) and the placeholders of an earlier scrub;
+* ``rule``: steps that find names the model misses or rates low (names after a title, the
+  board's usernames, sign-offs, the rest of a name found, ...), and the user's deny list.
+
+``evaluate`` measures the ``model`` and ``filter`` stages (``--chain model``) or all three
+(``--chain scrub``). Adding a detector is one module and one :class:`Step` line here.
+"""
+from dataclasses import dataclass, replace
+from typing import Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..kinds import PATTERN_LABELS
+from .acronyms import AcronymKeeper
+from .base import KEEP, RAISE, REMOVE, Detector
+from .calendar import CalendarKeeper
+from .completion import NameCompletion
+from .consistency import DEFAULT_LEVEL, ConsistencyDetector
+from .crf import CrfDetector
+from .demonyms import DemonymKeeper
+from .devices import DeviceKeeper
+from .drugs import DrugKeeper
+from .filenames import FileExtensionKeeper
+from .gazetteers import GazetteerPhraseKeeper
+from .hashtags import HashtagNameDetector
+from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
+from .lists import AllowedTermKeeper, DeniedTermDetector
+from .masked import MaskedNameDetector
+from .medical import MedicalTermKeeper
+from .not_names import NotNameKeeper
+from .offices import OfficeKeeper, OfficeNameDetector
+from .organisations import OrganisationKeeper
+from .patterns import PatternDetector
+from .placeholders import PlaceholderKeeper
+from .places import PlaceKeeper
+from .signoff import SignOffDetector
+from .spaced import SeparatedNameDetector, SpacedNameDetector
+from .titles import TitledNameDetector, TitleKeeper
+from .usernames import UsernameDetector
+
+MODEL, FILTER, RULE = "model", "filter", "rule"
+STAGES = (MODEL, FILTER, RULE)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the steps are built from. ``stats``: the corpus statistics of the dump being
+    scrubbed; ``threshold`` None: the model's; ``tagging``: the CRF backend
+    (:mod:`mmbdeid.detect.crf`); ``consistency``/``authors``: the level at which a word
+    removed in a thread (and, with ``authors``, by an author on the board) is removed
+    wherever it stands there; ``steps``: the names of the chain's steps (a rule step asks
+    the chain's KEEP steps itself)."""
+    tagger: Any = None
+    stats: Any = None
+    threshold: Optional[float] = None
+    tagging: str = "compiled"
+    consistency: float = DEFAULT_LEVEL
+    authors: bool = True
+    allow: Tuple[str, ...] = ()
+    deny: Tuple[str, ...] = ()
+    steps: FrozenSet[str] = frozenset()
+
+    @property
+    def removed_above(self) -> float:
+        """The threshold a rule step seeds from the model's spans at."""
+        return self.tagger.threshold if self.threshold is None else self.threshold
+
+    def keep_steps(self) -> List[Detector]:
+        return keep_steps(self.steps)
+
+
+class Step(NamedTuple):
+    """A named chain step: ``make`` builds its detector (None: nothing to do, as a deny
+    list without terms or the usernames without statistics)."""
+    name: str
+    stage: str
+    effect: str
+    make: Callable[[Setup], Optional[Detector]]
+    help: str
+
+
+_PATTERN_STEPS = {"USER": ("handles", "@handles and u/names"), "EMAIL": ("emails", "e-mail addresses"),
+                  "URL": ("urls", "web addresses"), "PHONE": ("phones", "phone numbers")}
+
+
+def _pattern(label: str) -> Step:
+    name, what = _PATTERN_STEPS[label]
+    return Step(name, MODEL, REMOVE, lambda setup: PatternDetector(label),
+                what + " (regular expressions)")
+
+
+def _keeper(name: str, detector: type, help: str) -> Step:
+    return Step(name, FILTER, KEEP, lambda setup: detector(), help)
+
+
+STEPS: Tuple[Step, ...] = (
+    *(_pattern(label) for label in PATTERN_LABELS),
+    Step("crf", MODEL, REMOVE,
+         lambda s: CrfDetector(s.tagger, s.stats, s.threshold, tagging=s.tagging),
+         "the model: P(NAME) + P(USER) above the threshold"),
+    Step("consistency", RULE, RAISE, lambda s: ConsistencyDetector(s.consistency, s.authors),
+         "a word removed with high probability in a thread or by an author, wherever it "
+         "stands there"),
+    _keeper("not-names", NotNameKeeper, "punctuation, 's, greetings, stop words"),
+    _keeper("drugs", DrugKeeper, "drug names"),
+    _keeper("medical-terms", MedicalTermKeeper,
+            "eponyms before a medical head noun, medical abbreviations, kinship words"),
+    _keeper("gazetteer-phrases", GazetteerPhraseKeeper,
+            "places and organisations written out whole (San Francisco)"),
+    _keeper("places", PlaceKeeper, "places from the gazetteer"),
+    _keeper("organisations", OrganisationKeeper, "organisations from the gazetteer"),
+    _keeper("institutions", InstitutionKeeper, "institutions named after people (St. Agnes)"),
+    _keeper("prefixed-places", PrefixedPlaceKeeper, "places named after people (Fort Worth)"),
+    _keeper("calendar", CalendarKeeper, "months and weekdays"),
+    _keeper("devices", DeviceKeeper, "medical devices and procedures (Dexcom, Whipple)"),
+    _keeper("acronyms", AcronymKeeper, "acronyms and abbreviations in brackets"),
+    _keeper("file-extensions", FileExtensionKeeper, "file-name extensions"),
+    _keeper("demonyms", DemonymKeeper, "nationalities and religions"),
+    _keeper("titles", TitleKeeper, "titles before a name (Dr.)"),
+    _keeper("offices", OfficeKeeper, "offices before a name (Minister of Defense)"),
+    Step("titled-names", RULE, REMOVE, lambda s: TitledNameDetector(),
+         "names after a title (Dr. Oyelaran)"),
+    Step("office-names", RULE, REMOVE,
+         lambda s: OfficeNameDetector(s.keep_steps(), s.removed_above),
+         "names after a rank or office (cleric Muqtada al-Sadr)"),
+    Step("usernames", RULE, REMOVE,
+         lambda s: None if s.stats is None else UsernameDetector.of_dump(s.stats),
+         "the board's usernames (needs the corpus statistics)"),
+    Step("spaced-names", RULE, REMOVE, lambda s: SpacedNameDetector(),
+         "names spelled out with spaces (R o b e r t)"),
+    Step("separated-names", RULE, REMOVE, lambda s: SeparatedNameDetector(),
+         "names spelled with separators (M.a.r.e.n)"),
+    Step("hashtags", RULE, REMOVE, lambda s: HashtagNameDetector(s.removed_above),
+         "names in hashtags (#PrayForMaren)"),
+    Step("sign-offs", RULE, REMOVE, lambda s: SignOffDetector(s.removed_above),
+         "initials and first names where a post is signed"),
+    Step("masked-names", RULE, REMOVE, lambda s: MaskedNameDetector(),
+         "masked names (M*ren)"),
+    Step("completion", RULE, REMOVE, lambda s: NameCompletion(s.keep_steps(), s.removed_above),
+         "the rest of each name found (initials, particles, surnames, suffixes)"),
+    Step("allow", FILTER, KEEP,
+         lambda s: AllowedTermKeeper(s.allow) if s.allow else None,
+         "the user's allow list (--allow)"),
+    Step("deny", RULE, REMOVE,
+         lambda s: DeniedTermDetector(s.deny) if s.deny else None,
+         "the user's deny list (--deny)"),
+    _keeper("placeholders", PlaceholderKeeper, "placeholders of an earlier scrub"),
+)
+BY_NAME = {step.name: step for step in STEPS}
+STEP_NAMES = tuple(BY_NAME)
+
+
+def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (),
+               stages: Sequence[str] = STAGES) -> Tuple[str, ...]:
+    """The names of ``steps`` (None: every step) of ``stages``, less ``without``, in chain
+    order. An unknown name raises ``ValueError`` naming the known ones."""
+    chosen = set(STEP_NAMES if steps is None else steps)
+    excluded = set(without)
+    for name in sorted((chosen | excluded) - set(STEP_NAMES)):
+        raise ValueError("unknown step %r (steps: %s)" % (name, ", ".join(STEP_NAMES)))
+    unknown_stages = set(stages) - set(STAGES)
+    if unknown_stages:
+        raise ValueError("unknown stage %r (stages: %s)"
+                         % (sorted(unknown_stages)[0], ", ".join(STAGES)))
+    return tuple(step.name for step in STEPS
+                 if step.name in chosen and step.name not in excluded and step.stage in stages)
+
+
+def build_steps(names: Iterable[str], setup: Setup) -> List[Detector]:
+    """The detectors of the steps ``names`` (in chain order), built from ``setup``."""
+    names = step_names(names)
+    setup = replace(setup, steps=frozenset(names))
+    detectors = [BY_NAME[name].make(setup) for name in names]
+    return [detector for detector in detectors if detector is not None]
+
+
+def keep_steps(names: Iterable[str] = STEP_NAMES) -> List[Detector]:
+    """The KEEP steps among ``names`` but the user's allow list: what a name found outside
+    the model (a rule after them, the person modes' member-name search) may not remove
+    either."""
+    return [BY_NAME[name].make(Setup()) for name in step_names(names)
+            if BY_NAME[name].effect == KEEP and name != "allow"]

@@ -1,0 +1,96 @@
+"""The named detector steps (mmbdeid/detect/registry.py): chains built from names, in the
+registry's order, and the options that take step names."""
+import pytest
+
+import mmbdeid
+from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.base import Detector
+from mmbdeid.detect.registry import (BY_NAME, FILTER, MODEL, RULE, STAGES, STEP_NAMES, STEPS,
+                                     Setup, build_steps, keep_steps, step_names)
+from mmbdeid.text.document import Document
+
+from stand_in_model import WordTagger, scrub
+
+
+def test_every_step_is_named_once_with_a_stage_an_effect_and_help():
+    assert len(set(STEP_NAMES)) == len(STEPS)
+    for step in STEPS:
+        assert step.stage in STAGES
+        assert step.effect in ("remove", "keep", "raise")
+        assert step.help and step.name == step.name.lower()
+
+
+@pytest.mark.parametrize("steps, without, stages, expected", [
+    (["deny", "crf", "emails"], (), STAGES, ("emails", "crf", "deny")),   # chain order
+    (None, STEP_NAMES[1:], STAGES, STEP_NAMES[:1]),
+    (["crf", "titled-names", "drugs"], (), (MODEL, FILTER), ("crf", "drugs")),
+    (["crf", "titled-names"], ["crf"], STAGES, ("titled-names",)),
+])
+def test_step_names_choose_in_chain_order(steps, without, stages, expected):
+    assert step_names(steps, without, stages) == expected
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: step_names(["crf", "drug"]), "unknown step 'drug' (steps: handles, emails"),
+    (lambda: step_names(without=["rules"]), "unknown step 'rules'"),
+    (lambda: step_names(stages=["models"]), "unknown stage 'models' (stages: model, filter"),
+])
+def test_unknown_names_are_refused_naming_the_known_ones(call, message):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+def test_a_step_without_its_input_is_left_out():
+    setup = Setup(tagger=WordTagger())
+    assert build_steps(["usernames", "allow", "deny"], setup) == []        # no stats, no terms
+    assert [d.source for d in build_steps(["allow", "deny"], Setup(allow=("a",), deny=("b",)))
+            ] == ["allow", "deny"]
+
+
+def test_each_step_builds_a_detector_of_its_effect():
+    setup = Setup(tagger=WordTagger(), allow=("a",), deny=("b",))
+    for step in STEPS:
+        detector = step.make(setup)
+        if step.name == "usernames":
+            assert detector is None
+            continue
+        assert isinstance(detector, Detector)
+        assert detector.effect == step.effect, step.name
+
+
+def test_keep_steps_are_the_chains_keep_steps_but_the_allow_list():
+    kept = [type(d).__name__ for d in keep_steps(step_names(without=["drugs"]))]
+    assert "DrugKeeper" not in kept and "AllowedTermKeeper" not in kept
+    assert kept[0] == "NotNameKeeper" and kept[-1] == "PlaceholderKeeper"
+    assert all(BY_NAME[name].effect == "keep" for name in step_names() if name != "allow"
+               and BY_NAME[name].stage == FILTER)
+
+
+@pytest.mark.parametrize("without, scrubbed", [
+    ((), "Dr. [NAME] put me on Lipitor. Thanks, [NAME]"),
+    (("drugs",), "Dr. [NAME] put me on [NAME]. Thanks, [NAME]"),
+    (("titles",), "[NAME] put me on Lipitor. Thanks, [NAME]"),
+    (("sign-offs",), "Dr. [NAME] put me on Lipitor. Thanks, MK"),
+])
+def test_a_step_left_out_of_the_chain_no_longer_acts(without, scrubbed):
+    text = "Dr. Okafor put me on Lipitor. Thanks, MK"
+    assert scrub(text, {"Dr", "Okafor", "Lipitor"}, steps=step_names(without=without)
+                 ) == scrubbed
+
+
+def test_the_api_takes_step_names():
+    text = "Dr. Okafor said hi, email me at maren@example.org"
+    assert "[EMAIL]" not in mmbdeid.scrub(text, without_steps=["emails"])
+    assert "[EMAIL]" in mmbdeid.scrub(text)
+    assert mmbdeid.scrub(text, steps=["emails"]) == (
+        "Dr. Okafor said hi, email me at [EMAIL]")
+
+
+def test_evaluation_measures_the_stages_of_its_chain():
+    model_chain = [d.source for d in Analyzer.for_evaluation(WordTagger()).detectors]
+    scrub_chain = [d.source for d in Analyzer.for_evaluation(WordTagger(),
+                                                             stages=STAGES).detectors]
+    assert "completion" not in model_chain and "completion" in scrub_chain
+    assert set(model_chain) < set(scrub_chain)
+    assert RULE not in {BY_NAME[name].stage for name in step_names(stages=(MODEL, FILTER))}
