@@ -14,7 +14,8 @@ The chain runs the chosen steps in the order of :data:`STEPS` (a later step wins
 (``--chain scrub``). Adding a detector is one module and one :class:`Step` line here.
 """
 from dataclasses import dataclass, replace
-from typing import Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import (Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence,
+                    Tuple)
 
 from ..kinds import PATTERN_LABELS
 from .acronyms import AcronymKeeper
@@ -85,8 +86,10 @@ class Step(NamedTuple):
     help: str
 
 
-_PATTERN_STEPS = {"USER": ("handles", "@handles and u/names"), "EMAIL": ("emails", "e-mail addresses"),
-                  "URL": ("urls", "web addresses"), "PHONE": ("phones", "phone numbers")}
+_PATTERN_STEPS = {"USER": ("handles", "@handles and u/names"),
+                  "EMAIL": ("emails", "e-mail addresses"),
+                  "URL": ("urls", "web addresses"),
+                  "PHONE": ("phones", "phone numbers")}
 
 
 def _pattern(label: str) -> Step:
