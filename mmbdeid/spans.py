@@ -134,16 +134,6 @@ def drop_inside(spans: Iterable[Span], regions: Sequence[Tuple[int, int]]) -> Li
     return kept
 
 
-def replace_spans(text: str, spans: Iterable[Span]) -> str:
-    """``text`` with every mention replaced by its kind's placeholder; the rest unchanged.
-
-    Adjacent spans of one person (``Mary Jane`` as two NAME tokens) are one mention and one
-    placeholder (:func:`merge_mentions`).
-    """
-    return stitch(text, ((span, placeholder(span.label))
-                         for span in merge_mentions(text, spans)))
-
-
 # -- mentions: adjacent person spans as one ----------------------------------------------
 # Horizontal whitespace (spaces, tabs, no-break and other Unicode spaces) and the invisible
 # format characters the tokenizer also splits on; a line break ends a mention ("Thanks

@@ -11,9 +11,10 @@ from mmbdeid.audit import Leak, LeakAuditor, audit_file, format_leak, names_from
 from mmbdeid.lexicon.word_policy import search_mode
 from mmbdeid.errors import InputError
 from mmbdeid.files.corpora import read_annotated
-from mmbdeid.spans import replace_spans
 from mmbdeid.text.terms import TermMatcher
 from mmbdeid.lexicon.usernames import username_variants
+
+from documents import replace_spans
 
 SAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "corpora_samples")
 

@@ -18,8 +18,8 @@ from bisect import bisect_left
 import pytest
 
 import mmbdeid
-from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.crf.marginals import ChainModel, chain_model
+from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.model import features
 from mmbdeid.model.features import Featurizer
 from mmbdeid.model.stats import CorpusStats
@@ -27,6 +27,8 @@ from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import _LINE_BREAK, Document
 from mmbdeid.text.patterns import find_identifiers
 from mmbdeid.text.tokenize import span_tokenize
+
+from documents import document_of_tokens
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = [os.path.join(REPO, "corpora_samples", name)
@@ -139,7 +141,7 @@ def _long_documents():
         Document.from_text("12.34/56-78,90;!?" * 1500),                # digits, punctuation
         Document.from_text("Kay " * 9000),                             # one type, all caps
         Document.from_text("x"), Document.from_text(""), Document.from_text("\n\n"),
-        Document.from_tokens(["Hi", "Kay", "@kaygirl", "555-123-4567", "thanks"]),
+        document_of_tokens(["Hi", "Kay", "@kaygirl", "555-123-4567", "thanks"]),
     ]
 
 

@@ -10,8 +10,9 @@ from mmbdeid.detect.base import KEEP, REMOVE
 from mmbdeid.detect.medical import MedicalTermKeeper
 from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
 from mmbdeid.lexicon.wordlists import KEEP_LISTS, WORDLISTS, load_wordlist
-from mmbdeid.spans import replace_spans
 from mmbdeid.text.document import Document
+
+from documents import replace_spans
 
 NOT_PERSON_STEPS = ("gazetteer-phrases", "places", "organisations", "institutions",
                     "prefixed-places", "calendar", "devices", "acronyms", "file-extensions",

@@ -10,7 +10,9 @@ from jsonl_files import (expected_token_probabilities, listed_token_probabilitie
                          unexpected_probabilities, write_jsonl)
 from mmbdeid.cli import main
 from mmbdeid.people.linking import mentions_of, name_groups
-from mmbdeid.spans import Span, merge_mentions, replace_spans
+from mmbdeid.spans import Span, merge_mentions
+
+from documents import replace_spans
 
 
 def spans_over(text, *items):

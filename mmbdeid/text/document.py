@@ -13,7 +13,7 @@ import re
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Tuple
 
 from ..spans import Span
 from .normalize import Normalized, normalize
@@ -101,21 +101,6 @@ class Document:
                              thread=post_field(fields, "thread"),
                              author=post_field(fields, "author"))
 
-    @classmethod
-    def from_tokens(cls, tokens: Sequence[str], board: str = "", thread: str = "",
-                    author: str = "") -> "Document":
-        offsets, position = [], 0
-        for token in tokens:
-            offsets.append((position, position + len(token)))
-            position += len(token) + 1
-        return cls(
-            tokens=list(tokens),
-            offsets=offsets,
-            pattern_labels=[_whole_token_pattern(t) for t in tokens],
-            paragraph_ids=[0] * len(tokens),
-            board=board, thread=thread, author=author, text=" ".join(tokens),
-        )
-
 
 def post_field(fields: dict, name: str) -> str:
     """A post's field as a string, as the model and the statistics see it (None and a
@@ -150,13 +135,6 @@ def _read_stand_ins(offsets, found, placeholders, label_at):
         if pattern:
             label_at[bounds] = pattern
     return frozenset(indices), found, label_at
-
-
-def _whole_token_pattern(token: str) -> Optional[str]:
-    for span in find_identifiers(token):
-        if span.start == 0 and span.end == len(token):
-            return span.label
-    return None
 
 
 def _paragraph_ids(text: str, offsets: List[Tuple[int, int]]) -> List[int]:
