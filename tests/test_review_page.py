@@ -18,7 +18,7 @@ from mmbdeid.cli import main
 from mmbdeid.output.review_page import (Highlight, PageCounts, PageExample, PagePost,
                                         PageString, build_review_page, post_anchors,
                                         probability_band)
-from mmbdeid.text.context import context
+from mmbdeid.text.excerpts import context
 
 # Fictional posts: names, a username, an e-mail, a URL, a phone number, markup and odd ids.
 POSTS = [

@@ -12,7 +12,7 @@ from ..files.corpora import LabelledDocument, read_annotated, read_conll
 from ..files.posts import corpus_format
 from ..files.tables import REAL, WHOLE, Column, table_output
 from ..kinds import PERSON_LABELS
-from ..text.context import context
+from ..text.excerpts import context
 
 MISS, FALSE_REMOVAL = "miss", "false_removal"
 ERROR_COLUMNS = (Column("kind"), Column("post"), Column("line", WHOLE), Column("token"),

@@ -14,7 +14,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from ..kinds import LABELS
-from ..text.context import Context
+from ..text.excerpts import Context
 
 # Probability bands: (key, text shown, lowest probability in the band).
 BANDS = (("low", "< 0.1", 0.0), ("mid", "0.1\u20130.5", 0.1), ("high", "\u2265 0.5", 0.5))

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 from ..files.tables import LIST, REAL, WHOLE, Column
 from ..spans import Span
-from ..text.context import context
+from ..text.excerpts import context
 from .review_page import EXAMPLES_SHOWN, PageExample, PageString
 
 REVIEW_COLUMNS = (Column("string"), Column("count", WHOLE), Column("mean_prob", REAL),
