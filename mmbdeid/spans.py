@@ -12,7 +12,7 @@ from itertools import accumulate
 from operator import attrgetter
 from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from .kinds import PERSON_LABELS, placeholder
+from .kinds import PERSON_LABELS
 
 # Detector names (``Span.source``).
 PATTERN = "pattern"      # e-mail, URL, phone, @handle: a regular expression

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
-from mmbdeid.detect.registry import STEP_NAMES, build_steps, step_names, Setup
+from mmbdeid.detect.registry import Setup, build_steps, step_names
 from mmbdeid.detect.base import KEEP, REMOVE
 from mmbdeid.detect.medical import MedicalTermKeeper
 from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper

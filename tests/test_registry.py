@@ -7,7 +7,6 @@ from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import Detector
 from mmbdeid.detect.registry import (BY_NAME, FILTER, MODEL, RULE, STAGES, STEP_NAMES, STEPS,
                                      Setup, build_steps, keep_steps, step_names)
-from mmbdeid.text.document import Document
 
 from stand_in_model import WordTagger, scrub
 
@@ -94,3 +93,12 @@ def test_evaluation_measures_the_stages_of_its_chain():
     assert "completion" not in model_chain and "completion" in scrub_chain
     assert set(model_chain) < set(scrub_chain)
     assert RULE not in {BY_NAME[name].stage for name in step_names(stages=(MODEL, FILTER))}
+
+
+def test_a_step_declares_the_source_and_effect_of_its_detector():
+    setup = Setup(tagger=WordTagger(), allow=("a",), deny=("b",))
+    for step in STEPS:
+        detector = step.make(setup)
+        if detector is not None:
+            assert (type(detector), detector.source, detector.effect) == (
+                step.detector, step.source, step.effect), step.name

@@ -15,11 +15,11 @@ The chain runs the chosen steps in the order of :data:`STEPS` (a later step wins
 """
 from dataclasses import dataclass, replace
 from typing import (Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence,
-                    Tuple)
+                    Tuple, Type)
 
 from ..kinds import PATTERN_LABELS
 from .acronyms import AcronymKeeper
-from .base import KEEP, RAISE, REMOVE, Detector
+from .base import KEEP, Detector
 from .calendar import CalendarKeeper
 from .completion import NameCompletion
 from .consistency import DEFAULT_LEVEL, ConsistencyDetector
@@ -77,13 +77,22 @@ class Setup:
 
 
 class Step(NamedTuple):
-    """A named chain step: ``make`` builds its detector (None: nothing to do, as a deny
-    list without terms or the usernames without statistics)."""
+    """A named chain step: ``make`` builds its ``detector`` (None: nothing to do, as a deny
+    list without terms or the usernames without statistics), whose class says the step's
+    source name (in the spans it finds) and effect."""
     name: str
     stage: str
-    effect: str
+    detector: Type[Detector]
     make: Callable[[Setup], Optional[Detector]]
     help: str
+
+    @property
+    def source(self) -> str:
+        return self.detector.source
+
+    @property
+    def effect(self) -> str:
+        return self.detector.effect
 
 
 _PATTERN_STEPS = {"USER": ("handles", "@handles and u/names"),
@@ -94,20 +103,21 @@ _PATTERN_STEPS = {"USER": ("handles", "@handles and u/names"),
 
 def _pattern(label: str) -> Step:
     name, what = _PATTERN_STEPS[label]
-    return Step(name, MODEL, REMOVE, lambda setup: PatternDetector(label),
+    return Step(name, MODEL, PatternDetector, lambda setup: PatternDetector(label),
                 what + " (regular expressions)")
 
 
 def _keeper(name: str, detector: type, help: str) -> Step:
-    return Step(name, FILTER, KEEP, lambda setup: detector(), help)
+    return Step(name, FILTER, detector, lambda setup: detector(), help)
 
 
 STEPS: Tuple[Step, ...] = (
     *(_pattern(label) for label in PATTERN_LABELS),
-    Step("crf", MODEL, REMOVE,
+    Step("crf", MODEL, CrfDetector,
          lambda s: CrfDetector(s.tagger, s.stats, s.threshold, tagging=s.tagging),
          "the model: P(NAME) + P(USER) above the threshold"),
-    Step("consistency", RULE, RAISE, lambda s: ConsistencyDetector(s.consistency, s.authors),
+    Step("consistency", RULE, ConsistencyDetector,
+         lambda s: ConsistencyDetector(s.consistency, s.authors),
          "a word removed with high probability in a thread or by an author, wherever it "
          "stands there"),
     _keeper("not-names", NotNameKeeper, "punctuation, 's, greetings, stop words"),
@@ -116,41 +126,44 @@ STEPS: Tuple[Step, ...] = (
             "eponyms before a medical head noun, medical abbreviations, kinship words"),
     _keeper("gazetteer-phrases", GazetteerPhraseKeeper,
             "places and organisations written out whole (San Francisco)"),
-    _keeper("places", PlaceKeeper, "places from the gazetteer"),
-    _keeper("organisations", OrganisationKeeper, "organisations from the gazetteer"),
-    _keeper("institutions", InstitutionKeeper, "institutions named after people (St. Agnes)"),
-    _keeper("prefixed-places", PrefixedPlaceKeeper, "places named after people (Fort Worth)"),
+    _keeper("places", PlaceKeeper, "one-word places the text says are places"),
+    _keeper("organisations", OrganisationKeeper, "capitalised one-word organisations"),
+    _keeper("institutions", InstitutionKeeper,
+            "institutions named after people (St. Agnes Hospital)"),
+    _keeper("prefixed-places", PrefixedPlaceKeeper,
+            "a place, saint or storm prefix and the word after it (Fort Worth)"),
     _keeper("calendar", CalendarKeeper, "months and weekdays"),
-    _keeper("devices", DeviceKeeper, "medical devices and procedures (Dexcom, Whipple)"),
-    _keeper("acronyms", AcronymKeeper, "acronyms and abbreviations in brackets"),
+    _keeper("devices", DeviceKeeper, "medical devices (Dexcom)"),
+    _keeper("acronyms", AcronymKeeper, "acronyms, in brackets or inside a sentence"),
     _keeper("file-extensions", FileExtensionKeeper, "file-name extensions"),
-    _keeper("demonyms", DemonymKeeper, "nationalities and religions"),
+    _keeper("demonyms", DemonymKeeper, "nationalities, peoples and religions"),
     _keeper("titles", TitleKeeper, "titles before a name (Dr.)"),
     _keeper("offices", OfficeKeeper, "offices before a name (Minister of Defense)"),
-    Step("titled-names", RULE, REMOVE, lambda s: TitledNameDetector(),
+    Step("titled-names", RULE, TitledNameDetector, lambda s: TitledNameDetector(),
          "names after a title (Dr. Oyelaran)"),
-    Step("office-names", RULE, REMOVE,
+    Step("office-names", RULE, OfficeNameDetector,
          lambda s: OfficeNameDetector(s.keep_steps(), s.removed_above),
          "names after a rank or office (cleric Muqtada al-Sadr)"),
-    Step("usernames", RULE, REMOVE,
+    Step("usernames", RULE, UsernameDetector,
          lambda s: None if s.stats is None else UsernameDetector.of_dump(s.stats),
          "the board's usernames (needs the corpus statistics)"),
-    Step("spaced-names", RULE, REMOVE, lambda s: SpacedNameDetector(),
+    Step("spaced-names", RULE, SpacedNameDetector, lambda s: SpacedNameDetector(),
          "names spelled out with spaces (R o b e r t)"),
-    Step("separated-names", RULE, REMOVE, lambda s: SeparatedNameDetector(),
+    Step("separated-names", RULE, SeparatedNameDetector, lambda s: SeparatedNameDetector(),
          "names spelled with separators (M.a.r.e.n)"),
-    Step("hashtags", RULE, REMOVE, lambda s: HashtagNameDetector(s.removed_above),
+    Step("hashtags", RULE, HashtagNameDetector, lambda s: HashtagNameDetector(s.removed_above),
          "names in hashtags (#PrayForMaren)"),
-    Step("sign-offs", RULE, REMOVE, lambda s: SignOffDetector(s.removed_above),
+    Step("sign-offs", RULE, SignOffDetector, lambda s: SignOffDetector(s.removed_above),
          "initials and first names where a post is signed"),
-    Step("masked-names", RULE, REMOVE, lambda s: MaskedNameDetector(),
+    Step("masked-names", RULE, MaskedNameDetector, lambda s: MaskedNameDetector(),
          "masked names (M*ren)"),
-    Step("completion", RULE, REMOVE, lambda s: NameCompletion(s.keep_steps(), s.removed_above),
+    Step("completion", RULE, NameCompletion,
+         lambda s: NameCompletion(s.keep_steps(), s.removed_above),
          "the rest of each name found (initials, particles, surnames, suffixes)"),
-    Step("allow", FILTER, KEEP,
+    Step("allow", FILTER, AllowedTermKeeper,
          lambda s: AllowedTermKeeper(s.allow) if s.allow else None,
          "the user's allow list (--allow)"),
-    Step("deny", RULE, REMOVE,
+    Step("deny", RULE, DeniedTermDetector,
          lambda s: DeniedTermDetector(s.deny) if s.deny else None,
          "the user's deny list (--deny)"),
     _keeper("placeholders", PlaceholderKeeper, "placeholders of an earlier scrub"),
