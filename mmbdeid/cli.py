@@ -14,7 +14,7 @@ from typing import List, Optional
 from . import __version__, checks
 from .errors import InputError, Stopped, note_stop, raise_if_stopped, stop_signal
 from .evaluation import CHAINS, GROUPINGS
-from .people.linking import SCOPES
+from .people.scope import SCOPES
 from .output.operators import MODES
 from .output.review_page import DEFAULT_PAGE_POSTS
 

@@ -2,8 +2,11 @@
 addressed, never to the reply's author; a signature links to the author. Fictional threads."""
 import pytest
 
-from mmbdeid.people.linking import Linker, Resolver, ScopeIndex, mentions_of
+from mmbdeid.people.linker import Linker
+from mmbdeid.people.mentions import mentions_of
 from mmbdeid.people.personmap import name_key
+from mmbdeid.people.resolver import Resolver
+from mmbdeid.people.scope import ScopeIndex
 from mmbdeid.spans import Span
 
 

@@ -1,10 +1,12 @@
 """Mentions, their roles, name variants, and linking names to people."""
 import pytest
 
-from mmbdeid.people.linking import (Linker, Mention, Resolver, is_misspelling, mention_role,
-                                    mentions_of, merge_name_spans)
+from mmbdeid.people.linker import Linker
+from mmbdeid.people.mentions import Mention, mention_role, mentions_of, name_groups
 from mmbdeid.people.personmap import name_key
-from mmbdeid.spans import Span
+from mmbdeid.people.resolver import Resolver
+from mmbdeid.people.variants import is_misspelling
+from mmbdeid.spans import Span, join
 
 
 def name_spans(text, *words):
@@ -24,7 +26,7 @@ def name_spans(text, *words):
     ("Mary\nJane", ["Mary", "Jane"], ["Mary", "Jane"]),       # a line apart: two names
 ])
 def test_adjacent_name_tokens_are_one_mention(text, words, merged):
-    spans = merge_name_spans(text, name_spans(text, *words))
+    spans = [join(group) for group in name_groups(text, name_spans(text, *words))]
     assert [text[s.start:s.end] for s in spans] == merged
 
 

@@ -77,8 +77,8 @@ def test_a_word_repeated_in_a_list_counts_once():
 def test_variant_index_with_thousands_of_people_sharing_a_prefix():
     """Every ``mary...`` username has the prefix ``mary``: the people come back once each,
     in the order they were added, the one called exactly so left out."""
-    from mmbdeid.people.linking import VariantIndex
     from mmbdeid.people.personmap import Person, PersonMap
+    from mmbdeid.people.variants import VariantIndex
 
     people = PersonMap()
     for k in range(3000):
@@ -235,8 +235,8 @@ def test_100000_authors_statistics_username_index_and_name_index(tmp_path):
     """The statistics of a dump of 100,000 authors on 1,000 boards, the username index the
     model asks (boards as lists) and the person modes' name index over all of them."""
     from mmbdeid.model.stats import CorpusStats
-    from mmbdeid.people.linking import VariantIndex
     from mmbdeid.people.personmap import Person, PersonMap, name_key
+    from mmbdeid.people.variants import VariantIndex
 
     posts = _many_authors_posts(100_000, 1000)
     assert len({p["author"] for p in posts}) == 100_000

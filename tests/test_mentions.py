@@ -9,7 +9,7 @@ import pytest
 from jsonl_files import (expected_token_probabilities, listed_token_probabilities, read_jsonl,
                          unexpected_probabilities, write_jsonl)
 from mmbdeid.cli import main
-from mmbdeid.people.linking import mentions_of, name_groups
+from mmbdeid.people.mentions import mentions_of, name_groups
 from mmbdeid.spans import Span, merge_mentions
 
 from documents import replace_spans

@@ -335,7 +335,7 @@ def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
 
 def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: InputWatch,
                   summary: Summary) -> None:
-    from ..people.linking import Linker
+    from ..people.linker import Linker
     from ..people.personmap import PersonMap
     from .consistency import Extension, FoundSpans
 
@@ -375,7 +375,7 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
 def link_dump(config: RunConfig, engine) -> Summary:
     """Passes 1-2, then the person map written to ``config.output`` (duplicate-name
     warnings as comments at its top)."""
-    from ..people.linking import Linker
+    from ..people.linker import Linker
 
     started = time.monotonic()
     summary = Summary(verb="linked names in")
@@ -408,12 +408,12 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
     first, at ``config.output`` in ``config.output_format`` (a table format:
     :mod:`mmbdeid.files.tables`); with ``page``, the review page too.
 
-    A string is a mention as the person modes see it (:func:`~mmbdeid.people.linking.
+    A string is a mention as the person modes see it (:func:`~mmbdeid.people.mentions.
     name_groups`): ``Mary Jane`` and ``Arthur C. Clarke`` are one string, its probability
     its highest token's, but a word that does not look like part of the name (``Dr``,
     ``Ouch``, ``Thanks``) stays a string of its own, so it can be struck. The page also
     shows the e-mails, URLs and phone numbers removed by pattern."""
-    from ..people.linking import name_groups
+    from ..people.mentions import name_groups
 
     started = time.monotonic()
     summary = Summary(verb="reviewed")

@@ -18,7 +18,7 @@ first completed with the names of the people of the person map, every line of it
 case-sensitively as whole words, like the substitution step of Farrow, Moore and Gašević
 2023, so a name the model missed once is still replaced; never where a keep step of the
 analyzer chain keeps the words: ``Graves' disease``, a title, a placeholder), then grouped
-into mentions and linked to people (:mod:`mmbdeid.people.linking`).
+into mentions and linked to people (:mod:`mmbdeid.people.linker`).
 """
 from __future__ import annotations
 
@@ -27,8 +27,10 @@ from typing import (Callable, Dict, Iterable, List, NamedTuple, Optional, Sequen
 
 from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..lexicon.wordlists import load_wordlist
-from ..people.linking import DuplicateName, Resolver, ScopeIndex, mentions_of
+from ..people.mentions import mentions_of
 from ..people.personmap import PersonMap
+from ..people.resolver import DuplicateName, Resolver
+from ..people.scope import ScopeIndex
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
 from ..text.terms import TermMatcher
 

@@ -1,0 +1,210 @@
+"""Who is who: name mentions linked to the people of a board (after Farrow, Moore and
+Gašević 2023, "Names, Nicknames, and Spelling Errors: Protecting Participant Identity in
+Learning Analytics of Online Discussions").
+
+A pseudonym is only useful if it follows a person. The model finds name and username
+spans; they become *mentions* (:mod:`mmbdeid.people.mentions`), and the :class:`Linker`
+links each mention to one person:
+
+- adjacent name tokens are one mention (``Mary Jane``, ``Arthur C. Clarke``), as in every
+  output (:func:`mmbdeid.spans.adjacent`), if they also look like one name;
+- a name in a sign-off (``Hope that helps! R o b e r t``) or a self-introduction is the
+  post's own author; a name addressed (``Hi Arhtur``, ``Jess, welcome``, ``Thanks Linda``)
+  is someone the post speaks to, never its author: the thread's earlier poster whose names
+  match it (the parent post's author first), else the parent post's author when nothing
+  is known of their names yet (Farrow et al.), else a person found by name or of its own
+  (:meth:`Linker.person_map`); a username mention is its user;
+- any other mention is resolved by name: exactly, then through variants — nicknames
+  (``Bob`` ~ ``Robert``, shipped ``nicknames`` list), initials (``MJ`` ~ ``Mary Jane``),
+  a part of a multi-word name (``Mary``), a misspelling within a small edit distance
+  (``Arhtur``, ``Arthr`` ~ ``Arthur``; never between two distinct known first names, so
+  ``Mark`` is not ``Mary``) and username variants (``maryjane_p`` ~ ``Mary Jane``);
+- names nobody on the board is linked to (a doctor, a husband) become people of their own,
+  grouped by the same variant rules.
+
+Two people who share a name within a scope (the thread, the board, or the whole dump:
+``--scope``) are not merged silently: the mention goes to the one who uses the name most,
+and a :class:`~mmbdeid.people.resolver.DuplicateName` warning says so, to be resolved in
+the mapping file (:mod:`mmbdeid.people.personmap`).
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+from ..spans import Span
+from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
+from .mentions import mentions_of
+from .personmap import Person, PersonMap, name_key
+from .resolver import DuplicateName, Resolver
+from .scope import SCOPES, ScopeIndex, field_text
+from .variants import EXACT, VariantIndex, called, known_by_name
+
+_POST_CONTEXT = ("id", "author", "parent", "thread", "board")
+
+
+class _Addressed(NamedTuple):
+    """A name in an addressing (or closing) position, decided once every sign-off is in."""
+    post: dict          # the post's id, author, parent, thread and board
+    key: str
+    label: str
+    role: str           # "addressee" or "closing"
+
+
+class Linker:
+    """Builds the person map of a dump from its posts and their detected spans.
+
+    Feed every post in dump order with :meth:`observe`; :meth:`person_map` then links the
+    names: what authors call themselves first (sign-offs, self-introductions), then the
+    names addressed, then every other mention by name. Memory grows with the number of
+    posts (post id -> author and position, for ``parent`` and the thread's earlier
+    posters), the addressed names and the distinct names.
+    """
+
+    def __init__(self, scope: str = "board"):
+        if scope not in SCOPES:
+            raise ValueError("scope must be one of %s" % ", ".join(SCOPES))
+        self.scope = scope
+        self.scopes = ScopeIndex()
+        self._authors: Dict[str, int] = {}                 # username -> first-post order
+        self._evidence: Counter = Counter()                 # (username, key) -> posts
+        # (key, label) -> (scope group, author the name is not) -> posts
+        self._unlinked: Dict[Tuple[str, str], Counter] = {}
+        self._addressed: List[_Addressed] = []
+        self._forms: Dict[str, Counter] = defaultdict(Counter)
+        self._ids_in_texts: Set[str] = set()            # [P12] of an earlier scrub
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        self.scopes.add_post(fields)
+        if "[" in fields["text"]:
+            self._ids_in_texts.update(PSEUDONYM_IN_TEXT.findall(fields["text"]))
+        author = field_text(fields, "author")
+        if author and author not in self._authors:
+            self._authors[author] = len(self._authors)
+        post = {name: fields.get(name) for name in _POST_CONTEXT}
+        seen: Set[Tuple[str, str, str]] = set()
+        for mention in mentions_of(fields["text"], spans):
+            key = name_key(mention.text)
+            if not key:
+                continue
+            self._forms[key][mention.text] += 1
+            marker = (mention.role, key, mention.label)
+            if marker in seen:              # counts are posts, as in Farrow et al.
+                continue
+            seen.add(marker)
+            if mention.role == "author" and author:
+                self._evidence[(author, key)] += 1
+            elif mention.role in ("addressee", "closing"):
+                self._addressed.append(_Addressed(post, key, mention.label, mention.role))
+            elif mention.role == "titled":
+                self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope),
+                                   author)
+            else:
+                self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope))
+
+    def _add_unlinked(self, key: str, label: str, group: Tuple[str, str], not_of: str = "",
+                      posts: int = 1) -> None:
+        self._unlinked.setdefault((key, label), Counter())[(group, not_of)] += posts
+
+    def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None) -> PersonMap:
+        people = PersonMap()
+        for person_id in self._ids_in_texts:
+            people.reserve(person_id)
+        for username, person_id in zip(self._authors,
+                                       _author_ids(self._authors, self._ids_in_texts)):
+            people.add(Person(person_id, [username]))
+        by_username = {p.usernames[0]: p for p in people}
+        for (username, key), posts in self._evidence.items():
+            named = people.by_username(key)
+            if named is not None and named.usernames[0] != username:
+                # "Thank you hope and Ron": the user hope, not a name of the parent author
+                self._add_unlinked(key, "USER", ("dump", ""), posts=posts)
+            elif username in by_username:
+                by_username[username].names[key] += posts
+        self._link_addressed(people, by_username)
+        index = VariantIndex(people)
+        resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
+        # Most used names first, so a variant joins the name it is a variant of; then in
+        # the order the dump first mentions them.
+        first_seen = {key: order for order, key in enumerate(self._forms)}
+        for (key, label), groups in sorted(
+                self._unlinked.items(),
+                key=lambda item: (-sum(item[1].values()), first_seen.get(item[0][0], 0))):
+            for (group, not_of), posts in groups.items():
+                excluded = by_username[not_of].id if not_of in by_username else ""
+                person_id = resolver.resolve_in_group(key, label, group, excluded)
+                person = people[person_id]
+                if person.usernames and name_key(person.usernames[0]) == key:
+                    continue                      # the username itself, already listed
+                person.names[key] += posts
+                resolver.learn(key, person_id)
+        for person in people:
+            person.forms = {key: self._forms[key].most_common(1)[0][0]
+                            for key in person.names if key in self._forms}
+        return people
+
+    def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person]) -> None:
+        """The names addressed, in dump order, each with the names known by then."""
+        linked: Set[Tuple[str, str, str]] = set()          # (post id, username, key)
+        for addressed in self._addressed:
+            post, key = addressed.post, addressed.key
+            author = field_text(post, "author")
+            named = people.by_username(key)
+            if named is not None:           # a username is its user: a name of theirs
+                if named.usernames[0] in self.scopes.addressees(post):   # when addressed
+                    username = named.usernames[0]
+                else:
+                    self._add_unlinked(key, "USER", ("dump", ""))
+                    continue
+            else:
+                username = self._addressee(addressed, by_username)
+            if username is None:
+                # Nobody who matches: found by name, or a person of its own; not the author.
+                self._add_unlinked(key, addressed.label, self.scopes.group(post, self.scope),
+                                   author)
+            elif (field_text(post, "id"), username, key) not in linked:
+                linked.add((field_text(post, "id"), username, key))
+                by_username[username].names[key] += 1
+
+    def _addressee(self, addressed: _Addressed, by_username: Dict[str, Person]
+                   ) -> Optional[str]:
+        """The username a name addressed (or closing a post) belongs to, if any."""
+        post, key = addressed.post, addressed.key
+        author = field_text(post, "author")
+        if addressed.role == "closing" and author in by_username and (
+                called(key, by_username[author]) or self.scopes.opens_thread(post)):
+            return author               # their own name, or thanks in advance: a sign-off
+        best, best_fit = None, 0            # the first exact fit, else the first variant
+        for username in self.scopes.addressees(post):
+            fit = called(key, by_username[username]) if username in by_username else 0
+            if fit > best_fit:
+                best, best_fit = username, fit
+                if fit == EXACT:
+                    break
+        if best is not None:
+            return best
+        parent = self.scopes.parent_author(post)
+        if parent and parent != author and parent in by_username \
+                and not known_by_name(by_username[parent]):
+            return parent               # Farrow et al.: a greeting names the author replied to
+        return None
+
+
+def _author_ids(usernames: Iterable[str], taken: Iterable[str] = ()) -> List[str]:
+    """``U1``, ``U2``, ... in order; an author already called like a pseudonym (``U12``:
+    a scrubbed dump scrubbed again) keeps that id, and no one else gets it, nor an id of
+    ``taken`` (pseudonyms in the texts)."""
+    usernames = list(usernames)
+    reserved = {u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)}
+    reserved |= {i for i in taken if i.startswith("U")}
+    ids, number = [], 0
+    for username in usernames:
+        if username in reserved:
+            ids.append(username)
+            continue
+        number += 1
+        while "U%d" % number in reserved:
+            number += 1
+        ids.append("U%d" % number)
+    return ids
+

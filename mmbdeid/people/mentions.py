@@ -1,0 +1,220 @@
+"""Name mentions in a post: adjacent name spans grouped into one mention when they look like
+one name, and each mention's role from the words around it (addressed, signing the post,
+introducing its author, after a title).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Iterable, List, NamedTuple, Tuple
+
+from ..kinds import PERSON_LABELS
+from ..lexicon.names import first_names
+from ..lexicon.wordlists import load_last_name_ranks, load_wordlist, load_zipf
+from ..spans import JOINER_GAP, Span, join, mention_groups
+
+COMMON_SURNAME_RANK = 5000
+VERY_COMMON_ZIPF = 5.0      # "love", "will", "may": too common to join a name
+
+_WORD = re.compile(r"\w+")
+
+# Roles. A name addressed is someone the post speaks to (Farrow et al.: most often the author
+# of the post it replies to): "Hi Arhtur", "Jess, welcome", "Thank you Jo.",
+# "Good luck Monique!", "Good idea Hank.", "@Linda", "hugs to Linda".
+_GREETING = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
+    r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b[\W_]*)?$",
+    re.IGNORECASE)
+_ADDRESS_LEAD = re.compile(
+    r"\b(?:thank\s+you|thanks|thx|ty|good\s+luck|congrats|congratulations|welcome|hugs|"
+    r"hi|hello|hey|dear|sorry|glad)[\s,]+$", re.IGNORECASE)
+# Thanks (or a wish) right before a name that ends the post: "Thanks Linda", "Thank you so
+# much, Jo.", "Good luck Monique!" either thanks someone or signs the post ("Can you
+# explain? Thanks Mary Jane"). The role "closing" leaves that to the names (Linker).
+_CLOSING_LEAD = re.compile(
+    r"\b(?:thank\s+you|thanks|thx|ty|good\s+luck)(?:\s+(?:so|very)\s+much|\s+again)?"
+    r"[\s,]+$", re.IGNORECASE)
+# A greeting right before a name is addressing even when the name ends the post
+# ("I asked Ron.\nHi Jess", "Congrats Linda", "big hugs to Linda").
+_GREETING_LEAD = re.compile(
+    r"\b(?:hi|hello|hey|heya|hiya|dear|good\s+(?:morning|evening|afternoon)|welcome|"
+    r"congrats|congratulations|hugs\s+(?:to|for))[\s,]+$", re.IGNORECASE)
+# A name closing a sentence after another word is most often someone spoken to ("good
+# idea Hank.", "glad he stepped up Sue."), unless that word makes it the object of a
+# preposition or a relation ("to Helen.", "my sister Colleen.").
+_NOT_VOCATIVE_BEFORE = frozenset(
+    "to with from for by and or of at about like than as in on into onto my your his her "
+    "our their the a an dr mr mrs ms miss named called friend sister brother husband wife "
+    "son daughter mom mum dad mother father doctor doc nurse aunt uncle cousin niece nephew "
+    "grandma grandpa gran boyfriend girlfriend partner boss neighbor neighbour told tell "
+    "ask asked saw see met meet call called".split())
+_SENTENCE_END_AFTER = re.compile(r"[ \t]*[.!?]+(?:\s|$)")
+# The author of a post: its sign-off ("Thanks Mary Jane" ending the post, "Hope that
+# helps! R o b e r t", "...\nRon"), or a self-introduction ("I'm Kristen", "Dawn here").
+SIGNOFF_MAX_WORDS = 3         # "Thanks so much Mary Jane", "Hugs and love, Jess"
+_SIGNOFF_LEAD = re.compile(
+    r"(?:[.!?)\-~]|\b(?:thanks|thx|cheers|love|hugs|regards|best|xo+|xx+|take\s+care|"
+    r"later|bye))[\W_]*$", re.IGNORECASE)
+_SELF_LEAD = re.compile(r"\b(?:i'?m|i\s+am|my\s+name\s+is|name'?s|it'?s|this\s+is)\s+$",
+                        re.IGNORECASE)
+_SELF_AFTER = re.compile(r"^\s+here\b", re.IGNORECASE)
+
+
+class Mention(NamedTuple):
+    start: int
+    end: int
+    text: str       # as read: its visible text (``Li\u200bnda`` is ``Linda``)
+    label: str      # NAME or USER
+    role: str       # "addressee", "author", "closing" (either: see mention_role) or ""
+    parts: Tuple[Span, ...] = ()    # the detected spans it joins, in text order
+
+
+def name_groups(text: str, spans: Iterable[Span]) -> List[Tuple[Span, ...]]:
+    """The spans grouped into the mentions of people: the gaps allowed between the parts
+    of one mention are those of every output (:func:`mmbdeid.spans.adjacent`), and the
+    parts must also look like one name (:func:`keep_apart`), since the name is what links
+    the mention to a person. A mention does not end with punctuation tagged on its own
+    (``Linda`` ``.`` ending a sentence): that stays a span of its own."""
+    groups: List[Tuple[Span, ...]] = []
+    for group in mention_groups(text, spans, keep_apart):
+        end = len(group)
+        while end > 1 and not _WORD.search(text, group[end - 1].start, group[end - 1].end):
+            end -= 1
+        groups.append(group[:end])
+        groups.extend((part,) for part in group[end:])
+    return groups
+
+
+def keep_apart(text: str, previous: Span, span: Span) -> bool:
+    """Whether two adjacent person spans are still two names: the case differs (``Kristen
+    btw``), one is an ordinary word the model tagged for its position (``Ouch Hank``;
+    not next to an initial: ``David A. Foti``) or a word that is never a name (``Dr``,
+    ``Thanks``, ``I``). The dot of ``C.`` tagged on its own joins."""
+    word = text[span.start:span.end]
+    if not _WORD.search(word) or JOINER_GAP.fullmatch(text[previous.end:span.start]):
+        return False                    # "C." tagged in pieces, "Ostrowski-Vale"
+    last_word = text[previous.start:previous.end].split()[-1]
+    if _never_a_name(last_word) or _never_a_name(word):
+        return True
+    if last_word[:1].isupper() != word[:1].isupper():
+        return True
+    if _is_initial(last_word) or _is_initial(word):
+        return False                    # "David A. Foti": an initial makes it a name
+    return ordinary_word(last_word) or ordinary_word(word)
+
+
+def _is_initial(word: str) -> bool:
+    return len(word.rstrip(".")) == 1 and word[:1].isalpha()
+
+
+def ordinary_word(word: str) -> bool:
+    """A common word that is not also a name (``ouch``, ``also``; not ``grace``), or a
+    very common one even if it is (``love``, ``will``)."""
+    key = word.lower()
+    return len(key) > 1 and key in _common_words() and (
+        key not in _names() or load_zipf().get(key, 0.0) >= VERY_COMMON_ZIPF)
+
+
+@functools.lru_cache(maxsize=1)
+def _common_words() -> frozenset:
+    return load_wordlist("common_words") | load_wordlist("stop_words")
+
+
+@functools.lru_cache(maxsize=1)
+def _names() -> frozenset:
+    """First names and the commoner surnames (the census list's tail holds words like
+    ``ouch``)."""
+    surnames = {name for name, rank in load_last_name_ranks().items()
+                if rank <= COMMON_SURNAME_RANK}
+    return first_names() | surnames
+
+
+def mention_role(text: str, start: int, end: int) -> str:
+    """Who a mention most likely is, from the words around it: ``addressee`` (someone the
+    post speaks to, never its author), ``author`` (the post's own author: a sign-off or
+    self-introduction), ``closing`` (thanks right before a name ending the post: a
+    sign-off or someone thanked, which the names decide), ``titled`` (a name after a
+    title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    if after_title(before):
+        return "titled"
+    if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
+        return "addressee"
+    if not text[:line_start].strip() and _GREETING.match(before):
+        return "addressee"
+    if _SELF_LEAD.search(before) or _SELF_AFTER.match(text[end:]):
+        return "author"
+    ends_post = not _WORD.search(text, end)
+    if _CLOSING_LEAD.search(before):
+        return "closing" if ends_post else "addressee"
+    if _GREETING_LEAD.search(before):
+        return "addressee"
+    if ends_post and (len(_WORD.findall(before)) <= SIGNOFF_MAX_WORDS
+                      or _SIGNOFF_LEAD.search(before)):
+        return "author"
+    if _ADDRESS_LEAD.search(before):
+        return "addressee"
+    previous_words = _WORD.findall(before)
+    if (previous_words and previous_words[-1].lower() not in _NOT_VOCATIVE_BEFORE
+            and _SENTENCE_END_AFTER.match(text, end)
+            and not _is_initial(text[start:end].split()[-1])):   # "David A. Foti"
+        return "addressee"
+    return ""
+
+
+_LAST_WORD_BEFORE = re.compile(r"(\w+)(\.?)[ \t]+$")
+
+
+def after_title(before: str) -> bool:
+    """Whether the text ``before`` a name ends with a title (``Dr. ``, ``Nurse ``)."""
+    match = _LAST_WORD_BEFORE.search(before)
+    if match is None:
+        return False
+    word, dot = match.group(1), match.group(2)
+    key = word.lower()
+    # (imported here: the detectors' modules load the tokenizer's tables, which the
+    # command line does not need to start)
+    from ..lexicon.names import title_words
+    from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES
+    return (key in title_words() and (word[:1].isupper() or key in LOWER_CASE_TITLES)
+            and (not dot or key in ABBREVIATED_TITLES))
+
+
+def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
+    """The person mentions of a post's spans: NAME/USER spans, adjacent names merged;
+    greeting words, honorifics (``Dr``), ``I``, lower-case stop words and bare punctuation
+    are not mentions (a capitalised ``Will`` may be a person)."""
+    from ..text.normalize import visible_text      # (see after_title)
+    person_spans = [s for s in spans if s.label in PERSON_LABELS
+                    and not _never_a_name(text[s.start:s.end])]
+    mentions = []
+    for parts in name_groups(text, person_spans):
+        s = join(parts)
+        if _WORD.search(text, s.start, s.end):
+            mentions.append(Mention(s.start, s.end, visible_text(text[s.start:s.end]), s.label,
+                                    mention_role(text, s.start, s.end), parts))
+    return _unrole_lists(text, mentions)
+
+
+def _never_a_name(word: str) -> bool:
+    key = word.lower().rstrip(".")
+    return (key in load_wordlist("greetings") or key in load_wordlist("honorifics") or word == "I"
+            or (word.islower() and key in load_wordlist("stop_words")))
+
+
+_LIST_GAP = re.compile(r"^\s*(?:,|&|and|,\s*and)\s*$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?\n]")
+
+
+def _unrole_lists(text: str, mentions: List[Mention]) -> List[Mention]:
+    """"Thanks Cindy, Maggie, Kay", "thanks gardengal, and thanks Roxy": several names
+    addressed in one sentence say nothing about which is the parent post's author (nor a
+    list which one signed), so none of them gets a role."""
+    in_list = set()
+    for i, (first, second) in enumerate(zip(mentions, mentions[1:])):
+        gap = text[first.end:second.start]
+        if _LIST_GAP.match(gap) or (first.role and second.role
+                                    and not _SENTENCE_BREAK.search(gap)):
+            in_list.update((i, i + 1))
+    return [m._replace(role="") if i in in_list else m for i, m in enumerate(mentions)]

@@ -1,0 +1,210 @@
+"""Name variants: which people a name key may be a variant of (nicknames, initials, a part
+of a multi-word name, misspellings, username variants and prefixes), and how well a key
+fits one person's names.
+"""
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from typing import Dict, List, Set, Tuple
+
+import jellyfish
+
+from ..lexicon.names import first_names
+from ..lexicon.usernames import username_variants
+from ..lexicon.wordlists import load_nickname_groups, load_wordlist
+from .mentions import ordinary_word
+from .personmap import Person, PersonMap, name_key
+
+USERNAME_PREFIX_MIN = 4
+
+
+@functools.lru_cache(maxsize=1)
+def _nickname_groups_by_name() -> Dict[str, frozenset]:
+    """Name -> the canonical names it is (a nickname of): ``bob`` -> {robert, ...}."""
+    groups: Dict[str, Set[str]] = defaultdict(set)
+    for canonical, nicks in load_nickname_groups().items():
+        groups[canonical].add(canonical)
+        for nick in nicks:
+            groups[nick].add(canonical)
+    return {name: frozenset(canonicals) for name, canonicals in groups.items()}
+
+
+def initials(key: str) -> str:
+    """``mary jane`` -> ``mj``."""
+    return "".join(word[0] for word in key.split())
+
+
+def misspelling_distance(length: int) -> int:
+    """Edits allowed between a misspelling and a name of this length."""
+    return 0 if length < 4 else 1 if length < 8 else 2
+
+
+_distance = jellyfish.damerau_levenshtein_distance
+
+
+def is_misspelling(key: str, name: str) -> bool:
+    """``arhtur``/``arthr`` of ``arthur``: close in Damerau-Levenshtein distance, and not a
+    different real name (``mark`` is not a misspelling of ``mary``)."""
+    if key == name or " " in key or " " in name or key in first_names():
+        return False
+    allowed = misspelling_distance(min(len(key), len(name)))
+    return (allowed > 0 and abs(len(key) - len(name)) <= allowed
+            and jellyfish.damerau_levenshtein_distance(key, name) <= allowed)
+
+
+class VariantIndex:
+    """Which people a name key may be a variant of, without comparing it to every name.
+
+    Each index maps a key to its people in the order they were added, as a dict used as
+    an ordered set: a key can have thousands of people (every ``mary...`` username has the
+    prefix ``mary``), and a list's ``in`` test made adding them quadratic."""
+
+    def __init__(self, person_map: PersonMap):
+        self.exact: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_nickname_group: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_initials: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_part: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_username_variant: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.by_username_prefix: Dict[str, Dict[str, None]] = defaultdict(dict)
+        # words misspellings are compared with: (first letter, length) -> [(order added,
+        # word, person)] (only lengths within reach of a key's are looked at)
+        self.by_first_letter: Dict[Tuple[str, int], List[Tuple[int, str, str]]] = \
+            defaultdict(list)
+        self._letter_entries: Set[Tuple[str, str]] = set()
+        # key -> variant_people(key): emptied whenever a name or username is added
+        self._variants: Dict[str, List[str]] = {}
+        for person in person_map:
+            self.add_usernames(person)
+            for key in person.names:
+                self.add_name(key, person.id)
+
+    def add_name(self, key: str, person_id: str) -> None:
+        self._variants.clear()
+        _add(self.exact, key, person_id)
+        if " " in key:
+            _add(self.by_initials, initials(key), person_id)
+            for part in key.split():
+                if len(part) >= 2:
+                    _add(self.by_part, part, person_id)
+        else:
+            for canonical in _nickname_groups_by_name().get(key, ()):
+                _add(self.by_nickname_group, canonical, person_id)
+            self._add_spelling(key, person_id)
+
+    def add_usernames(self, person: Person) -> None:
+        self._variants.clear()
+        stop_words = load_wordlist("stop_words")
+        for username in person.usernames:
+            _add(self.exact, name_key(username), person.id)
+            folded = username.casefold()
+            for end in range(USERNAME_PREFIX_MIN, len(folded)):   # "oneday" of onedayatatime
+                _add(self.by_username_prefix, folded[:end], person.id)
+            for variant in username_variants(username):
+                if len(variant) >= 3 and variant not in stop_words:
+                    _add(self.by_username_variant, variant, person.id)
+                    if variant.isalpha():                      # "kaygril" of kaygirl
+                        self._add_spelling(variant, person.id)
+
+    def _add_spelling(self, word: str, person_id: str) -> None:
+        """A word misspellings are compared with, bucketed by first letter."""
+        if (word, person_id) not in self._letter_entries:
+            self._letter_entries.add((word, person_id))
+            self.by_first_letter[word[:1], len(word)].append(
+                (len(self._letter_entries), word, person_id))
+
+    def exact_people(self, key: str) -> List[str]:
+        return list(self.exact.get(key, ()))
+
+    def variant_people(self, key: str) -> List[str]:
+        """People one of whose names ``key`` is a variant of, in first-seen order."""
+        found = self._variants.get(key)
+        if found is None:
+            found = self._variants[key] = self._variant_people(key)
+        return list(found)
+
+    def _misspelt(self, key: str) -> List[Tuple[int, str, str]]:
+        """The (order added, word, person) entries ``key`` is a misspelling of
+        (``is_misspelling``), in the order they were added."""
+        if " " in key or key in first_names():
+            return []
+        found = []
+        for length in range(max(1, len(key) - 2), len(key) + 3):
+            allowed = misspelling_distance(min(len(key), length))
+            if allowed == 0 or abs(len(key) - length) > allowed:
+                continue
+            # (is_misspelling with what holds for every entry here checked once)
+            for entry in self.by_first_letter.get((key[:1], length), ()):
+                if entry[1] != key and _distance(key, entry[1]) <= allowed:
+                    found.append(entry)
+        found.sort()
+        return found
+
+    def _variant_people(self, key: str) -> List[str]:
+        found: Dict[str, None] = {}             # (an ordered set)
+        if " " not in key:
+            for canonical in _nickname_groups_by_name().get(key, ()):
+                found.update(dict.fromkeys(self.by_nickname_group.get(canonical, ())))
+            if 2 <= len(key) <= 4:
+                found.update(dict.fromkeys(self.by_initials.get(key, ())))
+            found.update(dict.fromkeys(self.by_part.get(key, ())))
+            found.update(dict.fromkeys(person_id for _, _, person_id in self._misspelt(key)))
+        for index in (self.by_username_variant, self.by_username_prefix):
+            found.update(dict.fromkeys(index.get(key.replace(" ", ""), ())))
+        exact = self.exact.get(key, {})
+        return [p for p in found if p not in exact]
+
+
+def _add(index: Dict[str, Dict[str, None]], key: str, person_id: str) -> None:
+    index[key][person_id] = None      # (a person already there keeps their place)
+
+
+# -- is a person called so? -----------------------------------------------------------
+EXACT, VARIANT = 2, 1
+
+
+def called(key: str, person: Person) -> int:
+    """How well ``key`` fits a person's names and usernames: ``EXACT`` (a name, the
+    username or a part of it: ``linda`` of linda_k), ``VARIANT`` (a nickname, initials,
+    a part of a longer name or a longer name of a part, a misspelling, a username prefix)
+    or 0."""
+    variants = _username_words(tuple(person.usernames))
+    if key in person.names or key in variants:
+        return EXACT
+    names = list(person.names) + [v for v in variants if v.isalpha()]
+    canonicals = _nickname_groups_by_name().get(key, frozenset())
+    key_parts = key.split()
+    for name in names:
+        parts = name.split()
+        if (canonicals & _nickname_groups_by_name().get(name, frozenset())
+                or (len(parts) > 1 and (key in parts or key == initials(name)))
+                or (len(key_parts) > 1 and name in key_parts)
+                or is_misspelling(key, name)):
+            return VARIANT
+    folded = key.replace(" ", "")
+    if len(folded) >= USERNAME_PREFIX_MIN and any(
+            u.casefold().startswith(folded) for u in person.usernames):
+        return VARIANT
+    return 0
+
+
+def known_by_name(person: Person) -> bool:
+    """Whether anything says what a person is called: a name found for them other than
+    their username, or a first name in their username (``linda_k``; not ``hope4all``, a
+    word first)."""
+    username_words = _username_words(tuple(person.usernames))
+    return any(name not in username_words for name in person.names) or any(
+        v in first_names() and not ordinary_word(v) for v in username_words)
+
+
+@functools.lru_cache(maxsize=65536)
+def _username_words(usernames: Tuple[str, ...]) -> frozenset:
+    """The usernames as names are compared (``name_key``) and their variants of three or
+    more letters that are not stop words (as :class:`VariantIndex` indexes them)."""
+    stop_words = load_wordlist("stop_words")
+    words = {name_key(u) for u in usernames}
+    for username in usernames:
+        words |= {v for v in username_variants(username)
+                  if len(v) >= 3 and v not in stop_words}
+    return frozenset(words)
+
