@@ -23,7 +23,7 @@ from .kinds import placeholder
 from .model.reference import with_reference
 from .model.stats import CorpusStats
 from .model.tagger import NameTagger, default_model_path
-from .spans import Span, join, mention_groups, stitch
+from .spans import Span, merge_mentions, stitch
 from .text.document import Document
 
 # Post fields that carry evidence besides the text (thread, author and board statistics).
@@ -101,7 +101,7 @@ class Scrubber:
         documents = [_document(post) for post in _posts(posts)]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
-        return [[join(group) for group in mention_groups(d.original_text, spans)]
+        return [merge_mentions(d.original_text, spans)
                 for d, spans in zip(documents, analyzer.analyze_all(documents))]
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:

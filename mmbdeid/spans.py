@@ -213,13 +213,12 @@ def join(parts: Sequence[Span]) -> Span:
     return Span(parts[0].label, parts[0].start, parts[-1].end, best.score, best.source)
 
 
-def merge_mentions(text: str, spans: Iterable[Span],
-                   keep_apart: Optional[KeepApart] = None) -> List[Span]:
+def merge_mentions(text: str, spans: Iterable[Span]) -> List[Span]:
     """``spans`` with each mention of a person joined into one span (:func:`mention_groups`,
     :func:`join`): ``Mary`` ``Jane`` -> ``Mary Jane``, ``David`` ``A`` ``Foti`` -> ``David A.
     Foti`` (over the dot). Done on output only: the analyzer's spans, which evaluation
     scores, stay one per token."""
-    return [join(group) for group in mention_groups(text, spans, keep_apart)]
+    return [join(group) for group in mention_groups(text, spans)]
 
 
 def stitch(text: str, replacements: Iterable[Tuple[Span, str]]) -> str:
