@@ -9,7 +9,7 @@ import os
 import signal
 import sqlite3
 import sys
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from . import __version__, checks
 from .errors import InputError, Stopped, note_stop, raise_if_stopped, stop_signal
@@ -168,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
                             + _PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=_GOLD_STATS_HELP)
     _tagger_option(sweep)
+    _step_options(sweep)
     _quiet_option(sweep)
 
     crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
@@ -217,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the statistics file to write (SQLite), for --stats of "
                             "scrub, link, review and train")
     _run_options(stats)
+
+    commands.add_parser("steps", help="list the steps of the detector chain, in their order")
     _describe(commands)
     return parser
 
@@ -276,6 +279,13 @@ DESCRIPTIONS = {
                  "model trained on the other folds scores each fold. Prints the pooled "
                  "table and each fold's figures with their spread.",
                  ["mmbdeid crossval tagged.jsonl --folds 5 -o cv.csv --plot cv.png"]),
+    "steps": ("List the steps of the detector chain in the order they run: each step's "
+              "name (for --steps and --no-step), its stage (model, filter, rule), what its "
+              "spans do (remove, keep, raise) and what it finds. 'evaluate --chain model' "
+              "measures the model and filter stages.",
+              ["mmbdeid steps",
+               "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --no-step drugs --no-step sign-offs",
+               "mmbdeid evaluate dev.jsonl --chain scrub --steps crf,not-names,completion"]),
     "stats": ("Build the corpus statistics of a dump once (token counts per board, thread "
               "and user; capitalisation; paragraph borders), for train, scrub, link and "
               "review to share.",
@@ -437,6 +447,35 @@ def _model_options(parser) -> None:
     parser.add_argument("--threshold", type=_threshold, metavar="T",
                         help="name probability threshold (default: the model's)")
     _tagger_option(parser)
+    _step_options(parser)
+
+
+def _step_options(parser) -> None:
+    parser.add_argument("--steps", type=_step_list, metavar="NAME,...",
+                        help="only these steps of the detector chain, comma-separated "
+                             "(default: every step; 'mmbdeid steps' lists them)")
+    parser.add_argument("--no-step", action="append", type=_step_list, default=[],
+                        metavar="NAME", help="leave this step out of the chain (repeatable: "
+                        "--no-step drugs --no-step sign-offs)")
+
+
+def _step_list(text: str) -> Tuple[str, ...]:
+    """An argparse type: step names, comma-separated, each a registry step."""
+    from .detect.registry import step_names      # only when the option is given
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    try:
+        step_names(names)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return names
+
+
+def _chosen_steps(args) -> Optional[Tuple[str, ...]]:
+    """The steps ``--steps`` and ``--no-step`` choose; None: every step."""
+    if args.steps is None and not args.no_step:
+        return None
+    from .detect.registry import step_names
+    return step_names(args.steps, [name for names in args.no_step for name in names])
 
 
 # (as crf.batched.TAGGERS: the parser is built without importing the model modules)
@@ -663,7 +702,8 @@ def _run_config(args, mode: str = "placeholder", **options):
     # Placeholder text is made in the workers only where the output needs it as it is.
     render = args.command == "scrub" and not OPERATORS[mode].needs_people
     detection = DetectionConfig(model_path, threshold=args.threshold,
-                                render_placeholders=render, tagging=args.tagger, **lists)
+                                render_placeholders=render, tagging=args.tagger,
+                                steps=_chosen_steps(args), **lists)
     return RunConfig(_posts_source(args, args.dump), detection, args.output,
                      stats_path=args.stats,
                      stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,
@@ -719,8 +759,8 @@ def _evaluate(args) -> int:
     labelled = load_labelled(gold_file)
     stats = corpus_stats([d.document for d in labelled], args.stats)
     with _progress(args, "scoring") as progress:
-        scores = document_scores(tagger, labelled, stats, progress=progress,
-                                 tagging=args.tagger, chain=args.chain)
+        scores = document_scores(tagger, labelled, stats, _chosen_steps(args),
+                                 progress=progress, tagging=args.tagger, chain=args.chain)
     gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     if args.errors:
@@ -867,6 +907,14 @@ def _split(args) -> int:
     return EXIT_OK
 
 
+def run_steps(args) -> int:
+    from .detect.registry import STEPS
+    width = max(len(step.name) for step in STEPS)
+    for step in STEPS:
+        print("%-*s  %-6s  %-6s  %s" % (width, step.name, step.stage, step.effect, step.help))
+    return EXIT_OK
+
+
 def run_stats(args) -> int:
     from .jobs.passes import build_stats
 
@@ -881,7 +929,8 @@ def run_stats(args) -> int:
 
 COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
             "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats,
-            "link": run_link, "review": run_review, "audit": run_audit, "split": run_split}
+            "link": run_link, "review": run_review, "audit": run_audit, "split": run_split,
+            "steps": run_steps}
 
 FEATURE_GROUPS = [
     "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "

@@ -102,3 +102,29 @@ def test_a_step_declares_the_source_and_effect_of_its_detector():
         if detector is not None:
             assert (type(detector), detector.source, detector.effect) == (
                 step.detector, step.source, step.effect), step.name
+
+
+def test_the_steps_command_lists_every_step_in_order(capsys):
+    from mmbdeid.cli import main
+    assert main(["steps"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(STEP_NAMES)
+    assert lines[STEP_NAMES.index("drugs")].split()[1:3] == ["filter", "keep"]
+
+
+def test_scrub_takes_steps_and_refuses_an_unknown_one_in_one_line(tmp_path, capsys):
+    import json
+    from mmbdeid.cli import main
+    dump, out = tmp_path / "dump.jsonl", tmp_path / "out.jsonl"
+    dump.write_text(json.dumps({"id": "1", "text": "Maren Oyelaran wrote: mail "
+                                                   "maren@example.org"}) + "\n")
+    assert main(["scrub", str(dump), "-o", str(out), "--steps", "emails", "-q"]) == 0
+    assert json.loads(out.read_text())["text"] == "Maren Oyelaran wrote: mail [EMAIL]"
+    assert main(["scrub", str(dump), "-o", str(out), "--no-step", "crf", "--no-step",
+                 "emails", "-q"]) == 0
+    assert "maren@example.org" in json.loads(out.read_text())["text"]
+    out.unlink()
+    assert main(["scrub", str(dump), "-o", str(out), "--no-step", "drug"]) == 2
+    assert not out.exists()
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "unknown step 'drug'" in error
