@@ -6,7 +6,8 @@ at a recall-first threshold tags the full stop or the greeting beside a name), s
 checks what the chain does with them, whatever a trained model would say."""
 import pytest
 
-from mmbdeid.detect.not_names import never_a_name
+from mmbdeid.detect import not_names
+from mmbdeid.detect.not_names import NotNameKeeper, never_a_name
 from mmbdeid.text.document import Document
 from mmbdeid.text.placeholders import NAME_STAND_IN, find_placeholders
 from stand_in_model import scrub
@@ -79,3 +80,16 @@ def test_find_placeholders(text, found):
 ])
 def test_never_a_name(token, following, never):
     assert never_a_name(token, following, frozenset({"and", "i", "d"})) == never
+
+
+@pytest.mark.parametrize("cache", [100_000, 2])
+def test_the_keeper_keeps_what_never_a_name_says_token_by_token(monkeypatch, cache):
+    monkeypatch.setattr(not_names, "VERDICT_CACHE", cache)
+    keeper = NotNameKeeper()
+    for text in ["Hi Kay, I. M. Pei and I met Ty. Thanks!", "Thanks, I", "I. and Kay's",
+                 "Hi Kay, I. M. Pei and I met Ty. Thanks!"]:
+        document = Document.from_text(text)
+        tokens = document.tokens
+        expected = [document.offsets[i] for i, token in enumerate(tokens) if never_a_name(
+            token, tokens[i + 1] if i + 1 < len(tokens) else "", keeper.stop_words)]
+        assert [(s.start, s.end) for s in keeper.detect(document)] == expected, text

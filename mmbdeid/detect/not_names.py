@@ -15,7 +15,7 @@ sentence end (``Rita. Tomm``). :class:`NotNameKeeper` (KEEP) keeps:
 Name particles (``van``, ``de la``) are not stop words here: they belong to the name.
 """
 import re
-from typing import FrozenSet, List
+from typing import Dict, FrozenSet, List
 
 from ..lexicon.names import first_names
 from ..lexicon.wordlists import load_wordlist
@@ -24,6 +24,7 @@ from ..text.document import Document
 from .base import KEEP, Detector
 
 NOT_NAME = "not_name"
+VERDICT_CACHE = 100_000         # token types remembered per step
 _WORD_CHARACTER = re.compile(r"[^\W_]")
 _CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|m|d|ll|re|ve)?)", re.IGNORECASE)
 
@@ -48,14 +49,25 @@ class NotNameKeeper(Detector):
 
     def __init__(self):
         self.stop_words = load_wordlist("stop_words")
+        # The answer for a token but ``I`` is the token's alone: asked once per type.
+        self._verdicts: Dict[str, bool] = {}
 
     def detect(self, document: Document) -> List[Span]:
         tokens, offsets = document.tokens, document.offsets
-        stop_words = self.stop_words
+        verdicts, stop_words = self._verdicts, self.stop_words
         spans = []
         last = len(tokens) - 1
         for i, token in enumerate(tokens):
-            if never_a_name(token, tokens[i + 1] if i < last else "", stop_words):
+            if token == "I":
+                never = i == last or tokens[i + 1] != "."
+            else:
+                never = verdicts.get(token)
+                if never is None:
+                    never = never_a_name(token, "", stop_words)
+                    if len(verdicts) >= VERDICT_CACHE:
+                        verdicts.clear()
+                    verdicts[token] = never
+            if never:
                 start, end = offsets[i]
                 spans.append(Span("KEEP", start, end, 1.0, NOT_NAME))
         return spans
