@@ -70,7 +70,9 @@ class Evidence:
             if types:
                 runs: Dict[str, Counter] = defaultdict(Counter)
                 for run in _WORD.findall(text):
-                    runs[run.lower()][run] += 1
+                    low = run.lower()       # only the runs _occurrences reads are counted
+                    if low in types or (low[-1:] == "n" and low[:-1] in types):
+                        runs[low][run] += 1
                 types = {word: seen for word, seen in types.items()
                          if _occurrences(word, seen, lowered, runs) > covered.get(word, 0)}
         return types or None
