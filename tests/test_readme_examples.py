@@ -1,4 +1,5 @@
-"""The README's Python examples run as written, and print what the README says they print.
+"""The Python examples of the README and of the pages in docs/ run as written, and print what
+the page says they print.
 
 Each ```python block runs in a fresh namespace, in a temporary directory; the comment lines
 starting with ``# `` at the left margin are the expected output, in order. A block that
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # module a block imports -> the optional extra it needs
 OPTIONAL = {"pandas": "pandas", "spacy": "spacy", "presidio_analyzer": "presidio_analyzer",
@@ -20,12 +22,20 @@ OPTIONAL = {"pandas": "pandas", "spacy": "spacy", "presidio_analyzer": "presidio
             "mmbdeid.adapters.spacy_component": "spacy"}
 
 
-def python_blocks():
-    text = README.read_text(encoding="utf-8")
+def documents():
+    """The README and every page of docs/, as paths."""
+    return [README] + sorted(DOCS.glob("*.md"))
+
+
+def python_blocks(paths=None):
     blocks = []
-    for match in BLOCK.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        blocks.append(pytest.param(match.group(1), id="README.md:%d" % line))
+    for path in documents() if paths is None else paths:
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(README.parent).as_posix()
+        for match in BLOCK.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            where = "%s:%d" % (name, line)
+            blocks.append(pytest.param(match.group(1), where, id=where))
     return blocks
 
 
@@ -51,11 +61,13 @@ def test_blocks_that_need_an_extra_are_recognised(code, extras):
 
 
 def test_the_readme_has_python_examples():
-    assert len(python_blocks()) >= 3
+    assert len(python_blocks([README])) >= 1
+    # the README's examples before it was cut to a summary live on in docs/python-api.md
+    assert len(python_blocks(sorted(DOCS.glob("*.md")))) >= 5
 
 
-@pytest.mark.parametrize("code", python_blocks())
-def test_readme_python_example(code, tmp_path):
+@pytest.mark.parametrize("code, where", python_blocks())
+def test_readme_python_example(code, where, tmp_path):
     for module in needed_extras(code):
         pytest.importorskip(module)
     printed = io.StringIO()
@@ -63,7 +75,7 @@ def test_readme_python_example(code, tmp_path):
     os.chdir(tmp_path)
     try:
         with contextlib.redirect_stdout(printed):
-            exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
+            exec(compile(code, where, "exec"), {"__name__": "readme_example"})
     finally:
         os.chdir(cwd)
     expected = expected_output(code)
