@@ -38,7 +38,7 @@ LAYERS = [
 # What issue 20 is to remove.
 KNOWN_CIRCLES: set = set()
 KNOWN_UPWARD: set = set()
-KNOWN_LARGE = {"mmbdeid.cli", "mmbdeid.model.stats", "mmbdeid.people.linking",
+KNOWN_LARGE = {"mmbdeid.cli", "mmbdeid.people.linking",
                "mmbdeid.model.tagger", "mmbdeid.lexicon.fuzzy", "mmbdeid.model.features"}
 
 
