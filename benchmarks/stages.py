@@ -76,7 +76,9 @@ def profile_stages(dump, tagger=None):
     from mmbdeid.detect.analyzer import Analyzer
     from mmbdeid.files.posts import read_posts
     from mmbdeid.model.reference import with_reference
-    from mmbdeid.model.stats import CorpusStats, PartialCounts, StatsBuilder
+    from mmbdeid.model.counting import PartialCounts
+    from mmbdeid.model.stats import CorpusStats
+    from mmbdeid.model.stats_builder import StatsBuilder
     from mmbdeid.model.tagger import NameTagger
     from mmbdeid.output.operators import PlaceholderOperator
     from mmbdeid.text.document import Document

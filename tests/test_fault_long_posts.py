@@ -52,7 +52,8 @@ if crfsuite_path:                        # tag with python-crfsuite, as before t
     import mmbdeid.detect.crf
     mmbdeid.detect.crf.chain_model = lambda tagger: None
 from mmbdeid.detect.analyzer import Analyzer
-from mmbdeid.model.stats import CorpusStats, PartialCounts
+from mmbdeid.model.counting import PartialCounts
+from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
 text = sys.stdin.read() * reps

@@ -12,7 +12,7 @@ import pytest
 
 from jsonl_files import write_jsonl
 from mmbdeid.cli import main
-from mmbdeid.model.stats import DumpFingerprint
+from mmbdeid.model.dump_fingerprint import DumpFingerprint
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

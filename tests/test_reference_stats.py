@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from mmbdeid.files.corpora import LabelledDocument, load_labelled
-from mmbdeid.model import stats as stats_module
+from mmbdeid.model import stats_builder
 from mmbdeid.model.reference import (REFERENCE_PATH, CombinedStats, ReferenceStats,
                                      build_reference, reference_stats)
 from mmbdeid.model.stats import CorpusStats
@@ -89,9 +89,9 @@ def test_greetings_in_a_tiny_two_board_input_are_not_ranked_top(reference):
 
 
 def test_thick_board_and_dump_use_their_own_statistics(reference, monkeypatch):
-    monkeypatch.setattr(stats_module, "THIN_BOARD_TOKENS", 30)
-    monkeypatch.setattr(stats_module, "THIN_DUMP_TOKENS", 30)
-    monkeypatch.setattr(stats_module, "THIN_USER_POPULATION", 2)
+    monkeypatch.setattr(stats_builder, "THIN_BOARD_TOKENS", 30)
+    monkeypatch.setattr(stats_builder, "THIN_DUMP_TOKENS", 30)
+    monkeypatch.setattr(stats_builder, "THIN_USER_POPULATION", 2)
     posts = [("big", "u%d" % i, "Hi all, my knees hurt again today\nBarb") for i in range(8)]
     posts.append(("small", "u0", "Thanks Marjorie"))
     own = CorpusStats.build(Document.from_text(text, board=b, author=a) for b, a, text in posts)

@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from mmbdeid.model import stats as stats_module
-from mmbdeid.model.stats import (BORDER_WIDTH, SENTENCE_OPENERS, PartialCounts, StatsBuilder,
-                                 term_of)
+from mmbdeid.model import counting, stats_builder
+from mmbdeid.model.counting import BORDER_WIDTH, SENTENCE_OPENERS, PartialCounts, term_of
+from mmbdeid.model.stats_builder import StatsBuilder
 from mmbdeid.text.document import Document
 
 
@@ -117,9 +117,9 @@ def test_counts_are_those_of_the_per_token_loop():
 
 def test_batches_merges_and_pickles_change_nothing(monkeypatch):
     documents = random_documents(200, seed=1) + TRICKY
-    monkeypatch.setattr(stats_module, "_BATCH_TOKENS", 50)      # many small batches
-    monkeypatch.setattr(stats_module, "_CONSOLIDATE_MIN", 3)
-    monkeypatch.setattr(stats_module._TokenTypes, "TYPES_KEPT", 40)  # the type table restarts
+    monkeypatch.setattr(counting, "_BATCH_TOKENS", 50)      # many small batches
+    monkeypatch.setattr(counting, "_CONSOLIDATE_MIN", 3)
+    monkeypatch.setattr(counting._TokenTypes, "TYPES_KEPT", 40)  # the type table restarts
     parts = [PartialCounts() for _ in range(3)]
     for i, doc in enumerate(documents):
         parts[i % 3].add(doc)
@@ -166,7 +166,7 @@ def build(documents, flush_entries, by_chunk=True):
         for doc in documents:
             builder.add(doc)
     builder.source = {"source_records": str(len(documents))}
-    return tables(builder.finish().connection)
+    return tables(builder.finish())
 
 
 @pytest.mark.parametrize("n_documents, seed", [(900, 2), (150, 3), (8, 4)])
@@ -185,16 +185,16 @@ def test_ranking_in_memory_equals_the_sql_ranking(n_documents, seed, monkeypatch
         {"board", "user"} if meta["thin_users_kept"] == "1" else {"board"})
     assert build(documents, flush_entries=10 ** 7) == in_sql
     assert build(documents, flush_entries=700) == in_sql          # some flushes
-    monkeypatch.setattr(stats_module, "_RANK_SLICE", 5)           # documents in slices
+    monkeypatch.setattr(stats_builder, "_RANK_SLICE", 5)           # documents in slices
     assert build(documents, flush_entries=10 ** 7, by_chunk=False) == in_sql
 
 
 def test_json_insertion_equals_plain_inserts(monkeypatch):
     documents = random_documents(200, seed=5) + TRICKY
     with_json = build(documents, flush_entries=10 ** 7)
-    monkeypatch.setattr(stats_module, "_has_json_each", lambda connection: False)
+    monkeypatch.setattr(stats_builder, "_has_json_each", lambda connection: False)
     assert build(documents, flush_entries=10 ** 7) == with_json
-    assert stats_module._has_json_each(sqlite3.connect(":memory:")) in (True, False)
+    assert stats_builder._has_json_each(sqlite3.connect(":memory:")) in (True, False)
 
 
 def test_the_counts_in_memory_stay_below_flush_entries():
@@ -203,5 +203,4 @@ def test_the_counts_in_memory_stay_below_flush_entries():
         builder.add(doc)
         assert len(builder._counts) + len(builder._thread_authors) < 500
     assert builder._flushed
-    assert builder.finish().connection.execute("SELECT COUNT(*) FROM term_rank"
-                                               ).fetchone()[0] > 0
+    assert builder.finish().execute("SELECT COUNT(*) FROM term_rank").fetchone()[0] > 0

@@ -24,9 +24,9 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..model.counting import term_of
 from ..model.features import (PARAGRAPH_LIMITS, POSITION_LIMITS, RANK_LIMITS, Featurizer,
                        _atom_features, person_atom_keys, to_attributes)
-from ..model.stats import term_of
 
 # Token types whose vectors are kept. A type costs some 120 bytes of vector and 300-400 of
 # Python objects; when the table is full the newest half is forgotten (text is Zipfian:

@@ -3,7 +3,7 @@ workers): pass 1's counts (:func:`count_chunk`), pass 2's detection (:class:`Chu
 whose results are :class:`Detected`), and the cutting of a stream of posts into chunks."""
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence
 
-from ..model.stats import PartialCounts
+from ..model.counting import PartialCounts
 from ..spans import Span
 from ..text.document import Document
 from .config import DetectionConfig

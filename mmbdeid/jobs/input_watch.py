@@ -6,9 +6,9 @@ reads: pass 2's spans are applied to the text pass 3 reads, pass 1's statistics 
 applied to new text (names left in), or lose records, and still exit 0. So every pass
 checks that it read what pass 1 read: the same file (device and inode), size and
 modification time, and the same records (their number and a running SHA-256 of their ids
-and texts, :class:`~mmbdeid.model.stats.DumpFingerprint`); pass 3 also checks each record
-against the one pass 2 read before applying its spans. A change stops the run with one
-line, before any output is renamed into place.
+and texts, :class:`~mmbdeid.model.dump_fingerprint.DumpFingerprint`); pass 3 also checks
+each record against the one pass 2 read before applying its spans. A change stops the run
+with one line, before any output is renamed into place.
 """
 import hashlib
 import os
@@ -16,7 +16,7 @@ from typing import Iterator, NamedTuple
 
 from ..errors import InputError
 from ..files.posts import Record
-from ..model.stats import DumpFingerprint
+from ..model.dump_fingerprint import DumpFingerprint
 
 _CHANGED = "changed during the run (%s); nothing written: run again once it stays put"
 

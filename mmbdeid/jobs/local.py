@@ -1,11 +1,12 @@
 """The local engine: the two passes of ``scrub`` over chunks of posts, on all cores.
 
-Pass 1 counts the corpus statistics of each chunk (:class:`~mmbdeid.model.stats.PartialCounts`)
-and the main process adds them to the on-disk store; pass 2 scrubs each chunk. Chunks go to
-worker processes with a bounded number in flight and come back in input order, so the output
-is the same as a single-job run and memory does not grow with the dump. A worker that
-dies (a crash, the OOM killer, kill -9) is replaced and its chunk retried once; a chunk
-that kills two workers stops the run with an error naming its first record.
+Pass 1 counts the corpus statistics of each chunk
+(:class:`~mmbdeid.model.counting.PartialCounts`) and the main process adds them to the
+on-disk store; pass 2 scrubs each chunk. Chunks go to worker processes with a bounded number
+in flight and come back in input order, so the output is the same as a single-job run and
+memory does not grow with the dump. A worker that dies (a crash, the OOM killer, kill -9) is
+replaced and its chunk retried once; a chunk that kills two workers stops the run with an
+error naming its first record.
 
 The per-chunk work (:mod:`mmbdeid.jobs.chunks`) is shared with the Dask engine.
 """

@@ -27,7 +27,9 @@ from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
 from ..files.tables import table_output
 from ..kinds import LABELS, PERSON_LABELS
-from ..model.stats import CorpusStats, DumpFingerprint, StatsBuilder, build_store
+from ..model.dump_fingerprint import DumpFingerprint
+from ..model.stats import CorpusStats, build_store
+from ..model.stats_builder import StatsBuilder
 from ..output.operators import OPERATORS, Replaced
 from ..output.review_page import Highlight, PageCounts, PagePost, build_review_page
 from ..output.review_rows import REVIEW_COLUMNS, ReviewedString

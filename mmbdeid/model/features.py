@@ -23,7 +23,7 @@ from ..lexicon.fuzzy import MultiListIndex, word_lists_index
 from ..lexicon.usernames import author_name_parts, username_variants
 from ..lexicon.wordlists import (WORDLISTS, load_clusters, load_first_name_shares, load_gazetteer,
                       load_last_name_ranks, load_zipf)
-from .stats import term_of
+from .counting import term_of
 
 Features = Dict[str, object]
 

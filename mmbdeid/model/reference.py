@@ -53,7 +53,9 @@ from collections import Counter
 from typing import Dict, Iterable, Optional, Sequence, Tuple
 
 from ..errors import InputError
-from .stats import TOP_KEEP_MIN, TOP_KEEP_SHARE, CorpusStats, PartialCounts, _LruCache
+from .counting import PartialCounts
+from .stats import CorpusStats, LruCache
+from .stats_builder import TOP_KEEP_MIN, TOP_KEEP_SHARE
 
 REFERENCE_SCHEMA = "ref-1"
 REFERENCE_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -67,7 +69,7 @@ AUTHOR_WORD_ZIPF = 3.0
 
 
 def border_score(n: int, border: int) -> float:
-    """The paragraph-border score of the store (``stats.StatsBuilder.finish``), rounded so
+    """The paragraph-border score of the store (``stats_builder.StatsBuilder.finish``), rounded so
     that equal counts give equal scores."""
     return round(border / n * math.log(1 + n), 9)
 
@@ -177,7 +179,7 @@ class CombinedStats:
         self.n_posts = own.n_posts
         self.source = own.source
         self._board_ranks: Dict[str, Tuple[Dict[str, int], int]] = {}
-        self._user_ranks = _LruCache(2000)
+        self._user_ranks = LruCache(2000)
         thin = getattr(own, "thin", {})
         self.thin_users = ref is not None and bool(thin.get("users_kept"))
         self.thin_boards = ref is not None and bool(thin.get("board_tokens_below"))

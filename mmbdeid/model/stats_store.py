@@ -3,8 +3,8 @@ damaged or tampered with.
 
 A store given with ``--stats`` is input like any other file. It is opened read-only; before
 any query reads its data, its schema must be exactly the one
-:class:`~mmbdeid.model.stats.StatsBuilder` writes (the same tables with the same columns,
-and no view, trigger or index of anyone else's); and every query is bounded in time.
+:class:`~mmbdeid.model.stats_builder.StatsBuilder` writes (the same tables with the same
+columns, and no view, trigger or index of anyone else's); and every query is bounded in time.
 SQLite runs a query in C, where Python's signal handlers cannot run: a progress handler
 calls back into Python every few thousand steps, so Ctrl-C and SIGTERM still stop a run
 in the middle of a query, in the stores being built too.
@@ -18,6 +18,7 @@ from typing import FrozenSet, Optional, Tuple
 
 from ..errors import InputError, raise_if_stopped
 
+SCHEMA_VERSION = "3"        # meta row 'schema': a store of another version is refused
 QUERY_SECONDS = 120.0       # no query of a real store comes near: they are key look-ups
 PROGRESS_STEPS = 10_000     # SQLite virtual-machine steps between two calls into Python
 
