@@ -23,7 +23,7 @@ LAYERS = [
     {"spans"},
     {"text"},
     {"files"},
-    {"model", "models"},
+    {"model", "bundled"},
     {"crf"},
     {"detect"},
     {"people"},

@@ -12,7 +12,7 @@ python3 bin/mmbdeid train \
     corpora_samples/health_boards.annotated.jsonl \
     "$wnut/wnut17train.conll" "$wnut/emerging.dev.conll" \
     "$btc/btc.train.conll" "$btc/btc.dev.conll" \
-    -o mmbdeid/models/default.mmbdeid
+    -o mmbdeid/bundled/default.mmbdeid
 # train writes models private (0600: a model holds names from its training posts); this one
 # is trained on public corpora and the fictional sample only, and ships readable by all.
-chmod 0644 mmbdeid/models/default.mmbdeid
+chmod 0644 mmbdeid/bundled/default.mmbdeid

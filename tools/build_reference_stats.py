@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the reference corpus statistics shipped as package data (``mmbdeid/models/
+"""Build the reference corpus statistics shipped as package data (``mmbdeid/bundled/
 reference_stats.sqlite``), which ``mmbdeid.model.reference.CombinedStats`` uses for inputs too
 small to have statistics of their own. The shipped file is built from the training splits
 (the dev splits stay out, so that the README's dev figures are measured without them):

@@ -6,7 +6,7 @@ closes its paragraph (so ``Hi`` and ``Thanks`` get the border ranks of sign-off 
 term has been seen once or twice (so nothing is known of its capitalisation), and one board
 or a few users give no idf. :class:`CombinedStats` answers the Featurizer's questions as if
 the input were part of a large dump, the reference (the model's training corpora, built by
-``tools/build_reference_stats.py`` into ``mmbdeid/models/reference_stats.sqlite``):
+``tools/build_reference_stats.py`` into ``mmbdeid/bundled/reference_stats.sqlite``):
 
 * **Dump-wide statistics** (capitalisation share, paragraph-border rank). They are cached per
   token type, so they are decided for the whole input: below ``THIN_DUMP_TOKENS`` (20,000)
@@ -59,7 +59,7 @@ from .stats_builder import TOP_KEEP_MIN, TOP_KEEP_SHARE
 
 REFERENCE_SCHEMA = "ref-1"
 REFERENCE_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                              "models", "reference_stats.sqlite")
+                              "bundled", "reference_stats.sqlite")
 # A term is stored by name only if it occurs in at least this many reference documents
 # (fewer: only in the anonymous histograms), which keeps rare names and one-off strings out.
 MIN_DOCUMENTS = 3

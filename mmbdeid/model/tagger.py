@@ -636,7 +636,7 @@ def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
 
 def default_model_path() -> str:
     from importlib import resources
-    return str(resources.files("mmbdeid.models").joinpath("default.mmbdeid"))
+    return str(resources.files("mmbdeid.bundled").joinpath("default.mmbdeid"))
 
 
 def _train_crf(items, labels: List[List[str]], c1: float, c2: float, max_iterations: int,

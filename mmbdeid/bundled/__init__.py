@@ -1,0 +1,1 @@
+"""Package data: the bundled default model and the reference corpus statistics."""
