@@ -598,3 +598,18 @@ class Featurizer:
                 variants |= username_variants(author)
             self._thread_cache[key] = frozenset(variants)
         return self._thread_cache[key]
+
+
+# The feature groups above in words, saved in a trained model's metadata ("features"):
+# change it with them.
+FEATURE_GROUPS = [
+    "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "
+    "suffixes", "word-list membership", "Damerau-Levenshtein distance 1/2 membership",
+    "wordfreq Zipf level", "board and thread username membership", "distance from message "
+    "and paragraph start/end", "tf-idf rank buckets per board and per user",
+    "paragraph-border likelihood rank bucket", "mid-sentence capitalisation share in the dump",
+    "census first-name share and surname rank crossed with Zipf level",
+    "place (by kind, cities by size) and organisation gazetteers",
+    "part of the post's own author field",
+    "all non-positional features of tokens -2..+2",
+]
