@@ -603,13 +603,15 @@ class Featurizer:
 # The feature groups above in words, saved in a trained model's metadata ("features"):
 # change it with them.
 FEATURE_GROUPS = [
-    "token lower-cased", "length bucket", "case class", "word shape", "2/3-char prefixes and "
-    "suffixes", "word-list membership", "Damerau-Levenshtein distance 1/2 membership",
-    "wordfreq Zipf level", "board and thread username membership", "distance from message "
-    "and paragraph start/end", "tf-idf rank buckets per board and per user",
-    "paragraph-border likelihood rank bucket", "mid-sentence capitalisation share in the dump",
-    "census first-name share and surname rank crossed with Zipf level",
+    "token as written and lower-cased", "length bucket", "case class", "word shape",
+    "2/3/4-char prefixes and suffixes", "has a digit, punctuation only",
+    "word-list membership", "Damerau-Levenshtein distance 1/2 membership",
+    "wordfreq Zipf level", "census first-name share and surname rank crossed with Zipf level",
     "place (by kind, cities by size) and organisation gazetteers",
-    "part of the post's own author field",
+    "Brown cluster path and its prefixes", "mid-sentence capitalisation share in the dump",
+    "paragraph-border likelihood rank bucket", "board and thread username membership",
+    "part of the post's own author field", "tf-idf rank buckets per board and per user",
+    "pattern label (username, e-mail, URL, phone) of a token a pattern found",
+    "distance from message and paragraph start/end",
     "all non-positional features of tokens -2..+2",
 ]
