@@ -5,7 +5,7 @@ import shlex
 
 import pytest
 
-from mmbdeid.cli import build_parser
+from mmbdeid.cli.parser import build_parser
 
 
 def commands():

@@ -210,7 +210,7 @@ sys.exit(main(sys.argv[2:]))
 """,
     "building": """
 import os, sqlite3, sys
-from mmbdeid import cli
+from mmbdeid.cli.entry import COMMANDS, main
 from mmbdeid.model.stats_store import honour_signals
 def endless(args):
     connection = sqlite3.connect(":memory:")
@@ -219,8 +219,8 @@ def endless(args):
     connection.execute("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
                        "SELECT COUNT(*) FROM r").fetchall()
     return 0
-cli.COMMANDS["scrub"] = endless
-sys.exit(cli.main(sys.argv[2:]))
+COMMANDS["scrub"] = endless
+sys.exit(main(sys.argv[2:]))
 """,
 }
 

@@ -24,7 +24,6 @@ from . import forward_backward
 from .emissions import EmissionScorer, scored_rows
 from .marginals import ChainModel, ModelFormatError, chain_model
 
-TAGGERS = ("compiled", "crfsuite")
 LONG_POST = 4096
 # Posts scored and run through forward-backward together (bounds the padded arrays).
 BATCH_POSTS = 256

@@ -13,7 +13,8 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..crf.batched import TAGGERS, CompiledTagger
+from ..crf import TAGGERS
+from ..crf.batched import CompiledTagger
 from ..crf.marginals import chain_model
 from ..model.context import ContextTable, context_items
 from ..model.features import Featurizer

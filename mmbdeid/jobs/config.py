@@ -31,7 +31,7 @@ class DetectionConfig:
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     render_placeholders: bool = True
-    tagging: str = "compiled"               # crf.batched.TAGGERS: compiled or crfsuite
+    tagging: str = "compiled"               # crf.TAGGERS: compiled or crfsuite
     steps: Optional[Tuple[str, ...]] = None
     consistency: float = CONSISTENCY_LEVEL
     authors: bool = True

@@ -598,3 +598,20 @@ class Featurizer:
                 variants |= username_variants(author)
             self._thread_cache[key] = frozenset(variants)
         return self._thread_cache[key]
+
+
+# The feature groups above in words, saved in a trained model's metadata ("features"):
+# change it with them.
+FEATURE_GROUPS = [
+    "token as written and lower-cased", "length bucket", "case class", "word shape",
+    "2/3/4-char prefixes and suffixes", "has a digit, punctuation only",
+    "word-list membership", "Damerau-Levenshtein distance 1/2 membership",
+    "wordfreq Zipf level", "census first-name share and surname rank crossed with Zipf level",
+    "place (by kind, cities by size) and organisation gazetteers",
+    "Brown cluster path and its prefixes", "mid-sentence capitalisation share in the dump",
+    "paragraph-border likelihood rank bucket", "board and thread username membership",
+    "part of the post's own author field", "tf-idf rank buckets per board and per user",
+    "pattern label (username, e-mail, URL, phone) of a token a pattern found",
+    "distance from message and paragraph start/end",
+    "all non-positional features of tokens -2..+2",
+]

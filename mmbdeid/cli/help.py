@@ -1,0 +1,86 @@
+"""The help of each command: its description and examples (shown by 'mmbdeid COMMAND
+--help'), and the help texts several options share."""
+import argparse
+
+GOLD_STATS_HELP = ("corpus statistics file: read if it exists, else built from the gold "
+                   "file and saved (default: built in memory)")
+# Tables and plots are written in the format their extension names (files/outputs.py).
+TABLE_HELP = "CSV, TSV or JSON Lines by the extension (.csv, .tsv, .jsonl; each also .gz)"
+PLOT_HELP = ("in the format its extension names (.png, .pdf, .svg, .eps, .ps; .jpg, .tif "
+             "with Pillow; none: PNG; needs the [plot] extra: matplotlib)")
+DETECTING_OUTPUTS = {
+    "link": "the person map to write (a text file, e.g. .map): each person's names and "
+            "usernames, to edit and pass to 'scrub --map'",
+    "review": "the review list to write (string, count, mean_prob, label, example, "
+              "post_ids), as " + TABLE_HELP,
+}
+
+# Each command's description and examples, shown by 'mmbdeid COMMAND --help'.
+DESCRIPTIONS = {
+    "train": ("Train a name tagger (a CRF) on hand-tagged posts or CoNLL files and save it "
+              "as one model file. With --dev, the threshold is the highest whose recall on "
+              "the dev set reaches --target-recall; otherwise 0.05. The model is written "
+              "private (mode 0600): its token features hold words of the training posts "
+              "verbatim, names and usernames among them, so share it like the posts.",
+              ["mmbdeid train tagged.jsonl -o board.mmbdeid --stats dump.stats",
+               "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid"]),
+    "scrub": ("Remove names, usernames, e-mail addresses, URLs and phone numbers from every "
+              "post of a dump. Every record comes out, in order, with all its fields; only "
+              "the text changes. Bad input stops the run with file:line and exit status 2, "
+              "and no output is written (or, with --skip-bad, goes to a reject file).",
+              ["mmbdeid scrub dump.jsonl -o scrubbed.jsonl --spans removed.jsonl",
+               "mmbdeid scrub dump.csv.gz -o scrubbed.parquet --text-field body --id-field post_id",
+               "zcat dump.jsonl.gz | mmbdeid scrub - -o - --mode surrogate > scrubbed.jsonl"]),
+    "link": ("Detect the names and usernames of a dump and link them to people: who is "
+             "called what across posts and threads. Edit the map, then scrub with --map.",
+             ["mmbdeid link dump.jsonl -o people.map --scope board",
+              "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --mode pseudonym --map people.map"]),
+    "review": ("List every distinct string the model would remove, most frequent first, with "
+               "its count, mean probability, label, an example in context and the posts it "
+               "is in; with --html, also a page showing each post with its removals "
+               "highlighted. Strike false removals into an allow list.",
+               ["mmbdeid review dump.jsonl -o review.csv --html review.html",
+                "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --allow keep.txt"]),
+    "audit": ("Look through scrubbed output for usernames, authors' names and person-map "
+              "names that are still there. Exit status 1 when something is found, 0 when "
+              "clean.",
+              ["mmbdeid audit scrubbed.jsonl --original dump.jsonl --map people.map"]),
+    "evaluate": ("Per-token name metrics of a model on hand-tagged gold data at one "
+                 "threshold: precision, recall, F1, specificity and the posts that still "
+                 "hold a name. CoNLL files are scored as the text a person would have typed.",
+                 ["mmbdeid evaluate dev.jsonl --model board.mmbdeid --errors errors.csv",
+                  "mmbdeid evaluate emerging.dev.conll --threshold 0.02"]),
+    "sweep": ("The metrics of 'evaluate' at every threshold from 0.5 down to 0.005, to "
+              "choose the operating point.",
+              ["mmbdeid sweep dev.jsonl --model board.mmbdeid -o curve.csv --plot curve.png"]),
+    "crossval": ("K-fold cross-validation on hand-tagged data, whole threads in one fold: a "
+                 "model trained on the other folds scores each fold. Prints the pooled "
+                 "table and each fold's figures with their spread.",
+                 ["mmbdeid crossval tagged.jsonl --folds 5 -o cv.csv --plot cv.png"]),
+    "split": ("Split hand-tagged posts into a training and a development file. A thread "
+              "never spans both (posts of a thread share names), so dev measures the model "
+              "on threads it has not seen. Posts without a thread are split one by one.",
+              ["mmbdeid split tagged.jsonl -o train.jsonl --dev dev.jsonl --dev-share 0.2 "
+               "--seed 1"]),
+    "steps": ("List the steps of the detector chain in the order they run: each step's "
+              "name (for --steps and --no-step), its stage (model, filter, rule), what its "
+              "spans do (remove, keep, raise) and what it finds. 'evaluate --chain model' "
+              "measures the model and filter stages.",
+              ["mmbdeid steps",
+               "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --no-step drugs --no-step sign-offs",
+               "mmbdeid evaluate dev.jsonl --chain scrub --steps crf,not-names,completion"]),
+    "stats": ("Build the corpus statistics of a dump once (token counts per board, thread "
+              "and user; capitalisation; paragraph borders), for train, scrub, link and "
+              "review to share.",
+              ["mmbdeid stats dump.jsonl -o dump.stats",
+               "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --stats dump.stats"]),
+}
+
+
+def describe(commands) -> None:
+    """Give every command its description and examples."""
+    for name, parser in commands.choices.items():
+        description, examples = DESCRIPTIONS[name]
+        parser.description = description
+        parser.epilog = "examples:\n" + "\n".join("  " + e for e in examples)
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter

@@ -1,0 +1,314 @@
+"""The command line's grammar: the ``mmbdeid`` parser, its commands and their options
+(option groups several commands share are built by one function each)."""
+import argparse
+
+from .. import __version__
+from ..crf import TAGGERS
+from ..errors import InputError
+from ..evaluation import CHAINS, GROUPINGS
+from ..people.scope import SCOPES
+from ..output.operators import MODES
+from ..output.review_page import DEFAULT_PAGE_POSTS
+from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
+from .steps import step_list
+from .types import number, positive, probability_threshold, target_recall
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line, exit status 2."""
+
+    def error(self, message):
+        raise InputError("%s (see '%s --help')" % (message, self.prog))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mmbdeid", description="De-identify medical message board text: "
+                     "names and usernames by a CRF with a low threshold, e-mail addresses, "
+                     "URLs and phone numbers by pattern.",
+                     epilog="'mmbdeid COMMAND --help' describes a command, with examples.")
+    parser.add_argument("--version", action="version", version="mmbdeid " + __version__)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    train = commands.add_parser("train", help="train a model on annotated posts or CoNLL")
+    train.add_argument("corpus", nargs="+", metavar="CORPUS",
+                       help="annotated JSONL/CSV (with spans) or CoNLL file(s)")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL",
+                       help="the model file to write (one self-contained file, mode 0600: "
+                            "it holds names from the training posts)")
+    train.add_argument("--stats", metavar="STATS",
+                       help="corpus statistics file: read if it exists, else built and saved")
+    train.add_argument("--dev", metavar="FILE",
+                       help="annotated or CoNLL development set for choosing the threshold")
+    train.add_argument("--target-recall", type=target_recall, default=0.9, metavar="R",
+                       help="with --dev: the highest threshold whose dev recall reaches R "
+                            "(default 0.9)")
+    _training_options(train)
+    _quiet_option(train)
+    _posts_options(train, input_format=False)
+
+    scrub = commands.add_parser("scrub", help="remove names and identifiers from a dump")
+    scrub.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may be "
+                       ".gz) or Parquet; - reads standard input")
+    scrub.add_argument("-o", "--output", required=True, metavar="OUT",
+                       help="the scrubbed dump, in the format its extension names (no "
+                            "extension: the dump's); - writes standard output")
+    _posts_options(scrub)
+    scrub.add_argument("--output-format", choices=_post_formats(), metavar="FORMAT",
+                       help="OUT's format when its extension does not say it (e.g. for -): "
+                            "%s (default: the dump's format, uncompressed)"
+                            % ", ".join(_post_formats()))
+    _model_options(scrub)
+    scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans "
+                       "(JSON Lines: .jsonl, or .jsonl.gz compressed)")
+    _stats_options(scrub)
+    _run_options(scrub)
+    scrub.add_argument("--skip-bad", action="store_true",
+                       help="write bad records to a reject file and go on (default: stop "
+                            "at the first with file:line and exit 2)")
+    scrub.add_argument("--rejects", metavar="FILE",
+                       help="with --skip-bad: the reject file (default OUT.rejects.jsonl)")
+    scrub.add_argument("--mode", choices=MODES, default="placeholder",
+                       help="placeholder: [NAME], [USER], ... (default); pseudonym: one "
+                            "identifier per person ([U12]); surrogate: realistic fake values, "
+                            "the same for each person")
+    scrub.add_argument("--map", metavar="MAP",
+                       help="person mode: the (edited) person map from 'mmbdeid link' "
+                            "instead of linking names afresh")
+    scrub.add_argument("--seed", type=int, default=0,
+                       help="surrogate mode: seed of the fake values (default 0)")
+    _person_options(scrub)
+
+    link = _detecting_command(commands, "link", "MAP", "write the person map (who is "
+                              "called what) of a dump, for editing and 'scrub --map'")
+    _person_options(link)
+    review = _detecting_command(commands, "review", "LIST.csv", "list every distinct "
+                                "string the model would remove, most frequent first (CSV)")
+    _list_options(review)
+    review.add_argument("--html", metavar="PAGE.html",
+                        help="also write one self-contained HTML page (private, like the "
+                             "list): each post with its removals highlighted by label and "
+                             "probability, filters, and the strings in context")
+    review.add_argument("--html-posts", type=positive("--html-posts", 0), metavar="N",
+                        help="with --html: show at most the first N posts that have "
+                             "removals (default %d); the table of strings covers all posts"
+                             % DEFAULT_PAGE_POSTS)
+
+    audit = commands.add_parser("audit", help="look for usernames and names left in "
+                                "scrubbed output; exit 1 if any")
+    audit.add_argument("scrubbed", metavar="SCRUBBED",
+                       help="the scrubbed dump (any posts format); - reads standard input")
+    _posts_options(audit, input_format=False)
+    audit.add_argument("--original", metavar="DUMP",
+                       help="the dump before scrubbing (usernames and authors by post id)")
+    audit.add_argument("--map", metavar="MAP",
+                       help="person map: each author's names are searched in their posts")
+    audit.add_argument("--allow", metavar="FILE",
+                       help="the scrub's allow list: terms kept on purpose are not leaks")
+    audit.add_argument("--quiet", "-q", action="store_true", help="only the exit status")
+
+    evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
+    evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
+    _model_options(evaluate)
+    _posts_options(evaluate, input_format=False)
+    evaluate.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
+    evaluate.add_argument("--errors", metavar="FILE",
+                          help="also write every miss (a gold name token left) and every "
+                               "false removal (another token removed) at the threshold, "
+                               "with its post and context, as " + TABLE_HELP +
+                               " (private: it holds names)")
+    evaluate.add_argument("--by", choices=GROUPINGS,
+                          help="also print the figures of each board, forum (a board's "
+                               "name up to its first ':') or thread")
+    evaluate.add_argument("--chain", choices=CHAINS, default="model",
+                          help="what is measured: 'model', the model with its threshold "
+                               "and filters (default), or 'scrub', everything scrub "
+                               "removes (the rule steps too)")
+    _quiet_option(evaluate)
+
+    sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
+    sweep.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
+    sweep.add_argument("--model", metavar="MODEL", help="default: the bundled model")
+    _posts_options(sweep, input_format=False)
+    sweep.add_argument("-o", "--output", metavar="CURVE.csv",
+                       help="also write the table (one row per threshold) as " + TABLE_HELP)
+    sweep.add_argument("--plot", metavar="CURVE.png",
+                       help="the precision-recall curve, the model's threshold circled, "
+                            + PLOT_HELP)
+    sweep.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
+    _tagger_option(sweep)
+    _step_options(sweep)
+    _quiet_option(sweep)
+
+    crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
+                                   "by thread) on labelled data")
+    crossval.add_argument("corpus", nargs="+", metavar="CORPUS",
+                          help="annotated JSONL/CSV (with spans) or CoNLL file(s), "
+                               "taken together")
+    crossval.add_argument("--folds", type=int, default=5,
+                          help="number of folds, at least 2 and at most the number of "
+                               "threads (default 5)")
+    crossval.add_argument("-o", "--output", metavar="CURVE.csv",
+                          help="also write the pooled table (one row per threshold) as "
+                               + TABLE_HELP)
+    crossval.add_argument("--plot", metavar="CURVE.png",
+                          help="the pooled precision-recall curve with each fold's, "
+                               + PLOT_HELP)
+    crossval.add_argument("--threshold", type=probability_threshold, metavar="T",
+                          help="threshold of the per-fold figures (default 0.05)")
+    _training_options(crossval)
+    _quiet_option(crossval)
+    _posts_options(crossval, input_format=False)
+
+    split = commands.add_parser("split", help="split an annotated file into train and dev, "
+                                "whole threads on either side")
+    split.add_argument("corpus", metavar="ANNOTATED",
+                       help="annotated JSONL or CSV (posts with their gold spans)")
+    split.add_argument("-o", "--output", required=True, metavar="TRAIN",
+                       help="the training part (same format as the input, or by extension)")
+    split.add_argument("--dev", required=True, metavar="DEV", help="the development part")
+    split.add_argument("--dev-share", type=number("--dev-share", 0.01, 0.99), default=0.2,
+                       metavar="S", help="share of the threads that go to dev, rounded "
+                       "up to whole threads (default 0.2)")
+    split.add_argument("--seed", type=int, default=0,
+                       help="random seed: the same seed gives the same split (default 0)")
+
+    stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
+    stats.add_argument("dump", metavar="DUMP", help="posts (any posts format); - reads "
+                       "standard input")
+    _posts_options(stats)
+    stats.add_argument("-o", "--output", required=True, metavar="STATS",
+                       help="the statistics file to write (SQLite), for --stats of "
+                            "scrub, link, review and train")
+    _run_options(stats)
+
+    commands.add_parser("steps", help="list the steps of the detector chain, in their order")
+    describe(commands)
+    return parser
+
+
+def _run_options(parser) -> None:
+    from ..jobs.config import MAX_POST_CHARS
+    parser.add_argument("--jobs", "-j", type=positive("--jobs"), metavar="N",
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--max-post-chars", type=positive("--max-post-chars"),
+                        default=MAX_POST_CHARS, metavar="N",
+                        help="a post whose text is longer is a bad record (memory and time "
+                             "grow with a post's length; default %(default)s)")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress and no summary on stderr")
+    parser.add_argument("--engine", choices=("local", "dask"), default="local",
+                        help="local processes (default) or a Dask cluster")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786")
+
+
+def _training_options(parser) -> None:
+    from ..model.tagger import NameTagger
+    defaults = NameTagger().get_params()
+    parser.add_argument("--c1", type=number("--c1", 0.0, None), default=defaults["c1"],
+                        help="L1 regularisation, >= 0 (default %(default)s)")
+    parser.add_argument("--c2", type=number("--c2", 0.0, None), default=defaults["c2"],
+                        help="L2 regularisation, >= 0 (default %(default)s)")
+    parser.add_argument("--max-iterations", type=positive("--max-iterations"),
+                        default=defaults["max_iterations"],
+                        help="L-BFGS iterations at most (default %(default)s)")
+    parser.add_argument("--lowercase-share", type=number("--lowercase-share", 0.0, 1.0),
+                        default=defaults["lowercase_share"], metavar="S",
+                        help="share of training documents added again in lower case, "
+                             "0 to 1 (default %(default)s)")
+    parser.add_argument("--stages", type=int, choices=(1, 2), default=1,
+                        help="2: also learn the second stage, which pools the first "
+                             "stage's evidence per word across the post, thread, author "
+                             "and board (default 1: on the WNUT17 and BTC dev sets it did not "
+                             "help; see README)")
+    parser.add_argument("--context-folds", type=positive("--context-folds", 2, 20),
+                        default=defaults["context_folds"], metavar="K",
+                        help="cross-validation folds for training the second stage, "
+                             "2 to 20 (default %(default)s)")
+
+
+def _detecting_command(commands, name: str, output: str, help: str):
+    """A command that runs the model over a whole dump and writes one file."""
+    parser = commands.add_parser(name, help=help)
+    parser.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
+                        "be .gz) or Parquet; - reads standard input")
+    _posts_options(parser)
+    parser.add_argument("-o", "--output", required=True, metavar=output,
+                        help=DETECTING_OUTPUTS[name])
+    _model_options(parser)
+    _stats_options(parser)
+    _run_options(parser)
+    return parser
+
+
+def _stats_options(parser) -> None:
+    parser.add_argument("--stats", metavar="STATS",
+                        help="corpus statistics file: read if it exists (it must have been "
+                             "built from this dump), else built and saved")
+    parser.add_argument("--stats-rebuild", action="store_true",
+                        help="build --stats from this dump even if the file exists")
+
+
+def _list_options(parser) -> None:
+    parser.add_argument("--allow", metavar="FILE",
+                        help="terms never removed, one per line (or a review CSV)")
+    parser.add_argument("--deny", metavar="FILE",
+                        help="terms always removed, one per line (or a review CSV)")
+
+
+def _person_options(parser) -> None:
+    _list_options(parser)
+    parser.add_argument("--scope", choices=SCOPES, default="board",
+                        help="where two people sharing a name are a conflict: thread, board "
+                             "(default) or the whole dump")
+
+
+def _post_formats():
+    from ..files.formats import POST_FORMATS
+    return POST_FORMATS
+
+
+def _posts_options(parser, input_format: bool = True) -> None:
+    """How to read posts: the id and text field names and (a dump's) format."""
+    parser.add_argument("--id-field", default="id", metavar="NAME",
+                        help="the field holding a post's id (default id); an output keeps "
+                             "the name")
+    parser.add_argument("--text-field", default="text", metavar="NAME",
+                        help="the field holding a post's text (default text); an output "
+                             "keeps the name")
+    if input_format:
+        parser.add_argument("--input-format", choices=_post_formats(), metavar="FORMAT",
+                            help="the dump's format: %s (default: from the extension, "
+                                 "else from the content, as for -)"
+                                 % ", ".join(_post_formats()))
+
+
+def _quiet_option(parser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress messages on stderr")
+
+
+def _model_options(parser) -> None:
+    parser.add_argument("--model", metavar="MODEL", help="default: the bundled model")
+    parser.add_argument("--threshold", type=probability_threshold, metavar="T",
+                        help="name probability threshold (default: the model's)")
+    _tagger_option(parser)
+    _step_options(parser)
+
+
+def _step_options(parser) -> None:
+    parser.add_argument("--steps", type=step_list, metavar="NAME,...",
+                        help="only these steps of the detector chain, comma-separated "
+                             "(default: every step; 'mmbdeid steps' lists them)")
+    parser.add_argument("--no-step", action="append", type=step_list, default=[],
+                        metavar="NAME", help="leave this step out of the chain (repeatable: "
+                        "--no-step drugs --no-step sign-offs)")
+
+
+def _tagger_option(parser) -> None:
+    parser.add_argument("--tagger", choices=TAGGERS, default=TAGGERS[0],
+                        help="how the model's probabilities are computed: 'compiled' "
+                             "(default: cached weight sums, many posts at once) or "
+                             "'crfsuite' (crfsuite's arithmetic, slower; the same "
+                             "probabilities to within 1e-6)")

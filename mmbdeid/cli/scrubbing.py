@@ -1,0 +1,150 @@
+"""The commands that run over a whole dump, on an engine (local processes or Dask): scrub,
+link (the person map), review (the list of what would be removed) and stats (the corpus
+statistics they share); and audit, which looks for what a scrub left."""
+import contextlib
+
+from ..errors import InputError
+from ..output.review_page import DEFAULT_PAGE_POSTS
+from .exits import EXIT_LEAK, EXIT_OK
+from .io import load_model, locked_outputs, posts_output_format, posts_source
+from .messages import report, say
+from .steps import chosen_steps
+
+
+def run_scrub(args) -> int:
+    from ..jobs.passes import scrub_dump
+
+    rejects = None
+    if args.skip_bad:
+        if args.output == "-" and not args.rejects:
+            raise InputError("--skip-bad with -o - needs --rejects FILE")
+        rejects = args.rejects or args.output + ".rejects.jsonl"
+    elif args.rejects:
+        raise InputError("--rejects needs --skip-bad")
+    if args.map and args.mode == "placeholder":
+        raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    if args.map:
+        from ..people.personmap import PersonMap
+        PersonMap.read(args.map)                    # a bad map fails before any work
+    config = _run_config(args, output_format=posts_output_format(
+                             args.output, posts_source(args, args.dump), args.output_format),
+                         spans_path=args.spans, rejects_path=rejects, mode=args.mode,
+                         person_map=args.map, scope=args.scope, seed=args.seed)
+    with _checked_outputs(config, args), _engine(args) as engine:
+        summary = scrub_dump(config, engine)
+    report(args, summary)
+    return EXIT_OK
+
+
+def run_link(args) -> int:
+    from ..jobs.passes import link_dump
+
+    config = _run_config(args, scope=args.scope)
+    with _checked_outputs(config, args), _engine(args) as engine:
+        summary = link_dump(config, engine)
+    report(args, summary)
+    if not args.quiet:
+        say("person map written to %s: keep it secret (it holds real names)" % args.output)
+    return EXIT_OK
+
+
+def run_review(args) -> int:
+    from ..jobs.passes import ReviewPage, review_dump
+
+    if args.html_posts is not None and not args.html:
+        raise InputError("--html-posts needs --html")
+    config = _run_config(args, output_format=args.output_formats["output"])
+    page = None
+    if args.html:
+        # the page states the threshold the run used
+        threshold = (args.threshold if args.threshold is not None
+                     else load_model(args.model).threshold)
+        page = ReviewPage(args.html, threshold, DEFAULT_PAGE_POSTS if args.html_posts is None
+                          else args.html_posts)
+    with _checked_outputs(config, args), _engine(args) as engine:
+        summary = review_dump(config, engine, page)
+    report(args, summary)
+    return EXIT_OK
+
+
+def run_stats(args) -> int:
+    from ..jobs.passes import build_stats
+
+    dump = posts_source(args, args.dump)
+    with locked_outputs([args.output], [dump]), _engine(args) as engine:
+        posts = build_stats(dump, args.output, engine, quiet=args.quiet,
+                            max_chars=args.max_post_chars)
+    if not args.quiet:
+        say("statistics of %d posts written to %s" % (posts, args.output))
+    return EXIT_OK
+
+
+def run_audit(args) -> int:
+    from ..audit import audit_file, format_leak, names_from_person_map
+    from ..files.termlists import load_terms
+
+    names_by_user = None
+    if args.map:
+        from ..people.personmap import PersonMap
+        names_by_user = names_from_person_map(PersonMap.read(args.map))
+    allow = load_terms(args.allow) if args.allow else ()
+    original = posts_source(args, args.original) if args.original else None
+    leaks, auditor = audit_file(posts_source(args, args.scrubbed), original, names_by_user,
+                                allow)
+    if not args.quiet:
+        for leak in leaks:
+            print(format_leak(leak))
+        if auditor.unchecked:
+            say("not searched (ordinary words): " + ", ".join(sorted(auditor.unchecked)))
+        say("%d leak%s found" % (len(leaks), "" if len(leaks) == 1 else "s"))
+    return EXIT_LEAK if leaks else EXIT_OK
+
+
+def _run_config(args, mode: str = "placeholder", **options):
+    """The run configuration of a job over a dump; the model and the term lists are
+    checked here, before any work."""
+    from ..files.termlists import load_terms
+    from ..jobs.config import DetectionConfig, RunConfig
+    from ..model.tagger import NameTagger, default_model_path
+    from ..output.operators import OPERATORS
+
+    model_path = args.model or default_model_path()
+    NameTagger.load(model_path)                     # a bad model fails before any work
+    lists = {}
+    for name in ("allow", "deny"):
+        path = getattr(args, name, None)
+        lists[name] = tuple(load_terms(path)) if path else ()
+    # Placeholder text is made in the workers only where the output needs it as it is.
+    render = args.command == "scrub" and not OPERATORS[mode].needs_people
+    detection = DetectionConfig(model_path, threshold=args.threshold,
+                                render_placeholders=render, tagging=args.tagger,
+                                steps=chosen_steps(args), **lists)
+    return RunConfig(posts_source(args, args.dump), detection, args.output,
+                     stats_path=args.stats,
+                     stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,
+                     max_post_chars=args.max_post_chars, **options)
+
+
+def _checked_outputs(config, args):
+    """``locked_outputs`` for a run over a dump."""
+    outputs = [config.output, config.spans_path, config.rejects_path,
+               getattr(args, "html", None)]
+    inputs = [config.dump, config.person_map, config.detection.model_path,
+              getattr(args, "allow", None), getattr(args, "deny", None)]
+    return locked_outputs(outputs, inputs, config.stats_path, config.stats_rebuild)
+
+
+@contextlib.contextmanager
+def _engine(args):
+    """The chosen engine, for the run's duration."""
+    if args.engine == "dask":
+        if not args.scheduler:
+            raise InputError("--engine dask needs --scheduler ADDRESS")
+        from ..jobs.dask_cluster import dask_engine
+        with dask_engine(args.scheduler) as engine:
+            yield engine
+        return
+    if args.scheduler:
+        raise InputError("--scheduler goes with --engine dask")
+    from ..jobs.local import LocalEngine, default_jobs
+    yield LocalEngine(args.jobs or default_jobs())

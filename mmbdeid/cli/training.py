@@ -1,0 +1,141 @@
+"""The commands on hand-tagged data that make models: train (a model, its threshold from a
+dev set), crossval (k-fold figures of the training settings) and split (train and dev
+files, whole threads on either side)."""
+import datetime
+import os
+
+from .. import __version__
+from ..errors import InputError
+from .exits import EXIT_OK
+from .io import check_plotting, locked_outputs, posts_output_format, posts_source
+from .messages import progress, say
+
+
+def tagger_params(args) -> dict:
+    """The NameTagger parameters the training options give."""
+    return {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
+            "lowercase_share": args.lowercase_share, "second_stage": args.stages == 2,
+            "context_folds": args.context_folds}
+
+
+def run_train(args) -> int:
+    with locked_outputs([args.output], list(args.corpus) + [args.dev], args.stats):
+        return _train(args)
+
+
+def _train(args) -> int:
+    from ..files.corpora import file_sha256, load_labelled, training_labels
+    from ..evaluation.metrics import UnreachableRecall, pick_threshold
+    from ..evaluation.gold import gold_scores
+    from ..model.features import FEATURE_GROUPS
+    from ..model.reference import corpus_stats
+    from ..model.tagger import DEFAULT_THRESHOLD, NameTagger
+
+    labelled, sources = [], []
+    for path in args.corpus:
+        documents = load_labelled(posts_source(args, path, sniff=False))
+        labelled.extend(documents)
+        sources.append({"path": os.path.basename(path), "sha256": file_sha256(path),
+                        "documents": len(documents),
+                        "tokens": sum(len(d.labels) for d in documents)})
+    say("training on %d documents, %d tokens" % (
+        len(labelled), sum(len(d.labels) for d in labelled)))
+    stats = corpus_stats([d.document for d in labelled], args.stats)
+    metadata = {"mmbdeid_version": __version__, "training_data": sources,
+                "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                    timespec="seconds"),
+                "features": FEATURE_GROUPS}
+    tagger = NameTagger(**tagger_params(args), metadata=metadata)
+    with progress(args, "training") as shown:
+        tagger.fit([d.document for d in labelled],
+                   [training_labels(d.document, d.labels) for d in labelled], stats=stats,
+                   progress=shown)
+    if args.dev:
+        dev = load_labelled(posts_source(args, args.dev, sniff=False))
+        with progress(args, "scoring dev") as shown:
+            gold, probabilities = gold_scores(tagger, dev,
+                                              corpus_stats([d.document for d in dev]),
+                                              progress=shown)
+        try:
+            threshold = pick_threshold(gold, probabilities, args.target_recall)
+        except UnreachableRecall as error:
+            threshold = error.threshold
+            say("warning: dev recall %.3f < target %.3f even at %g" % (
+                error.recall, args.target_recall, threshold))
+        threshold_source = {
+            "dev": os.path.basename(args.dev), "dev_sha256": file_sha256(args.dev),
+            "target_recall": args.target_recall}
+    else:
+        threshold = DEFAULT_THRESHOLD
+        threshold_source = "default (paper's tuned value)"
+    tagger.set_params(threshold=threshold, metadata=dict(
+        metadata, threshold_source=threshold_source, threshold=threshold))
+    tagger.save(args.output)
+    say("model written to %s (threshold %g)" % (args.output, tagger.threshold))
+    return EXIT_OK
+
+
+def run_crossval(args) -> int:
+    if args.folds < 2:
+        raise InputError("--folds must be at least 2")
+    check_plotting(args.plot)
+    with locked_outputs([args.output, args.plot], list(args.corpus)):
+        return _crossval(args)
+
+
+def _crossval(args) -> int:
+    import numpy as np
+    from ..files.corpora import load_labelled
+    from ..evaluation.crossval import fold_scores
+    from ..evaluation.metrics import (fold_spread, format_fold_table, format_table,
+                                      leak_legend, plot_curve, post_leaks, sweep,
+                                      write_curve)
+    from ..model.tagger import DEFAULT_THRESHOLD
+
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    labelled = [item for path in args.corpus
+                for item in load_labelled(posts_source(args, path, sniff=False))]
+    shown = progress(args, "fold")
+
+    def fold_progress(number: int):
+        shown.label = "fold %d/%d" % (number, args.folds)
+        return shown
+    try:
+        folds = list(fold_scores(labelled, args.folds, progress=fold_progress,
+                                 **tagger_params(args)))
+    except ValueError as error:        # fewer threads than folds
+        raise InputError(str(error), args.corpus[0]) from None
+    finally:
+        shown.close()
+    gold = np.concatenate([f.gold for f in folds])
+    probabilities = np.concatenate([f.probabilities for f in folds])
+    minima = np.concatenate([f.minima for f in folds])
+    rows = sweep(gold, probabilities)
+    leaks = post_leaks(minima, [r.threshold for r in rows])
+    print("%d-fold cross-validation (folds grouped by thread), %d tokens, %d names; "
+          "default threshold %g" % (args.folds, len(gold), int(gold.sum()), DEFAULT_THRESHOLD))
+    print(format_table(rows, leaks))
+    print(leak_legend(leaks))
+    print()
+    print(format_fold_table(folds, threshold))
+    print(fold_spread(folds, threshold))
+    if args.output:
+        write_curve(rows, args.output, leaks, args.output_formats["output"])
+    if args.plot:
+        plot_curve(rows, args.plot, title="%d-fold cross-validation" % args.folds,
+                   mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds],
+                   fmt=args.output_formats["plot"])
+    return EXIT_OK
+
+
+def run_split(args) -> int:
+    from ..evaluation.split_files import split_annotated_file
+
+    with locked_outputs([args.output, args.dev], [args.corpus]):
+        formats = [posts_output_format(path, args.corpus) for path in (args.output, args.dev)]
+        sizes = split_annotated_file(args.corpus, args.output, args.dev, formats,
+                                     args.dev_share, args.seed)
+        say("%d posts (%d threads) to %s, %d posts (%d threads) to %s" % (
+            sizes.train_posts, sizes.train_threads, args.output, sizes.dev_posts,
+            sizes.dev_threads, args.dev))
+    return EXIT_OK
