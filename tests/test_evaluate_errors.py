@@ -8,7 +8,7 @@ import pytest
 
 from jsonl_files import write_jsonl
 from mmbdeid.cli import main
-from mmbdeid.evaluation.errors import DocumentSource, list_errors
+from mmbdeid.evaluation.error_list import DocumentSource, list_errors
 from mmbdeid.files.corpora import LabelledDocument
 from mmbdeid.text.document import Document
 

@@ -31,7 +31,7 @@ def _evaluate(args) -> int:
     gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     if args.errors:
-        from ..evaluation.errors import (FALSE_REMOVAL, document_sources, list_errors,
+        from ..evaluation.error_list import (FALSE_REMOVAL, document_sources, list_errors,
                                          write_errors)
         errors = list(list_errors(labelled, scores, document_sources(gold_file), threshold))
         write_errors(errors, args.errors, args.output_formats["errors"])

@@ -39,7 +39,7 @@ def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                     ) -> List[List[Optional[float]]]:
     """Each document's final name probability per token, the scores :func:`gold_scores`
     pools (None: a token removed by an e-mail/URL/phone pattern, not scored); kept per
-    document and token for listing the errors (:mod:`mmbdeid.evaluation.errors`).
+    document and token for listing the errors (:mod:`mmbdeid.evaluation.error_list`).
 
     ``chain``: ``model`` measures the model with its threshold and filters; ``scrub`` the
     whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0); ``steps``: the
