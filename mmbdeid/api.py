@@ -8,7 +8,7 @@ The functions run the same analyzer chain as ``mmbdeid scrub`` (patterns, the CR
 threshold, the drug / medical-term / title filters, the rule steps, allow and deny lists).
 Corpus statistics, which the model's tf-idf and border features need, come from the texts
 given in the call (all of them together, like one dump), pooled with the shipped reference
-statistics where those are thin (see README, "Small inputs"). A single short text therefore
+statistics where those are thin (see docs/pipeline.md, "Small inputs"). A single short text therefore
 scrubs like a post inside a large dump. For dumps that do not fit in memory use the command
 line, which streams.
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuild the bundled default model: the fictional hand-tagged sample plus the WNUT17 train
 # and dev files and the Broad Twitter Corpus train and dev files (all CC-BY 4.0, see
-# README), default hyper-parameters (one stage), threshold 0.05.
+# docs/accuracy.md), default hyper-parameters (one stage), threshold 0.05.
 # Usage: bash tools/build_default_model.sh [WNUT_DIR] [BTC_DIR]
 #        (defaults: ../shared/data/wnut17 and ../shared/data/btc)
 set -euo pipefail

@@ -2,7 +2,7 @@
 """Build the reference corpus statistics shipped as package data (``mmbdeid/bundled/
 reference_stats.sqlite``), which ``mmbdeid.model.reference.CombinedStats`` uses for inputs too
 small to have statistics of their own. The shipped file is built from the training splits
-(the dev splits stay out, so that the README's dev figures are measured without them):
+(the dev splits stay out, so that the dev figures of docs/accuracy.md are measured without them):
 
     python tools/build_reference_stats.py corpora_samples/health_boards.annotated.jsonl \\
         ../shared/data/wnut17/wnut17train.conll ../shared/data/btc/btc.train.conll

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Reproduce the accuracy figures in the README (issue 10's protocol).
+# Reproduce the accuracy figures in docs/accuracy.md (issue 10's protocol).
 #   1. WNUT17: train on wnut17train.conll + BTC train, sweep on emerging.dev.conll.
 #   2. BTC: train on WNUT17 train + dev + BTC train, sweep on btc.dev.conll.
 #   3. 5-fold cross-validation (grouped by thread) on the fictional hand-tagged sample.
-# CoNLL tokens are scored as typed text (see README, "Measured accuracy").
+# CoNLL tokens are scored as typed text (see docs/accuracy.md).
 # Usage: bash tools/measure.sh [WNUT_DIR] [BTC_DIR] [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."

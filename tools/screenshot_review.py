@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A screenshot of the review page (``mmbdeid review --html``) for the README.
+"""A screenshot of the review page (``mmbdeid review --html``) for docs/review-and-audit.md.
 
 Runs the real command on the bundled fictional demo dump, opens the page from ``file://``
 in headless Chromium (selenium with ``/usr/bin/chromedriver``) and saves a PNG. Usage::

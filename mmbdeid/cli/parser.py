@@ -221,7 +221,7 @@ def _training_options(parser) -> None:
                         help="2: also learn the second stage, which pools the first "
                              "stage's evidence per word across the post, thread, author "
                              "and board (default 1: on the WNUT17 and BTC dev sets it did not "
-                             "help; see README)")
+                             "help; see docs/accuracy.md)")
     parser.add_argument("--context-folds", type=positive("--context-folds", 2, 20),
                         default=defaults["context_folds"], metavar="K",
                         help="cross-validation folds for training the second stage, "

@@ -12,7 +12,7 @@ model trained on a board holds names: when the run ends, however it ends, the dr
 every worker remove the directory and forget the run; a worker that exits removes what is
 left. The output is the same as the local engine's.
 
-Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (see README).
+Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (see docs/scaling.md).
 """
 import atexit
 import contextlib

@@ -68,7 +68,7 @@ class NameTagger(Parameters):
     ``random_state``) is added again in lower case, so the model does not learn that only
     capitalised words are names (board posts and comments often write ``kay``, ``kevin``).
     The defaults (strong regularisation, which softens the marginals towards recall at a
-    low threshold) were chosen on the WNUT17 development sweep; see the README.
+    low threshold) were chosen on the WNUT17 development sweep; see docs/accuracy.md.
 
     ``second_stage``: also learn a second CRF over the first one's marginals pooled by
     token type in the post, thread, author's posts and board (``model/context.py``),
