@@ -11,7 +11,7 @@ previous and two next tokens are added under ``-2:``, ``-1:``, ``+1:``, ``+2:`` 
 import itertools
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..lexicon.fuzzy import MultiListIndex, word_lists_index
+from ..lexicon.many_lists import MultiListIndex, word_lists_index
 from ..lexicon.usernames import author_name_parts, username_variants
 from ..lexicon.wordlists import (WORDLISTS, load_clusters, load_first_name_shares, load_gazetteer,
                       load_last_name_ranks, load_zipf)
