@@ -3,7 +3,8 @@ compactly, and a token's cluster path becomes prefix features for itself and, th
 window, for its neighbours. The posts below are fictional, written for these tests."""
 import pytest
 
-from mmbdeid.model.features import CLUSTER_PREFIXES, Featurizer, cluster_features
+from mmbdeid.model.features import Featurizer
+from mmbdeid.model.token_features import CLUSTER_PREFIXES, cluster_features
 from mmbdeid.lexicon.wordlists import load_clusters
 from mmbdeid.text.document import Document
 

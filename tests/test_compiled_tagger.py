@@ -15,7 +15,7 @@ from mmbdeid.crf.batched import CompiledTagger
 from mmbdeid.crf.emissions import rank_bucket_ids
 from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.files.corpora import load_labelled, training_labels
-from mmbdeid.model.features import rank_buckets
+from mmbdeid.model.feature_buckets import rank_buckets
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger
 from mmbdeid.text.document import Document

@@ -1,8 +1,10 @@
 import pytest
 
 from mmbdeid.text.document import Document
-from mmbdeid.model.features import (Featurizer, case_class, length_bucket, position_features,
-                              rank_features, username_features, word_shape, zipf_level)
+from mmbdeid.model.feature_buckets import position_features, rank_features
+from mmbdeid.model.features import Featurizer
+from mmbdeid.model.token_features import (case_class, length_bucket, username_features, word_shape,
+                                          zipf_level)
 
 
 @pytest.mark.parametrize("token, expected", [
@@ -115,7 +117,7 @@ def test_pattern_tokens_get_only_the_pattern_feature():
     (0, 1, {"dump_caps": "0", "dump_caps|n": "0|1"}),
 ])
 def test_capitalisation_features(capitalised, occurrences, expected):
-    from mmbdeid.model.features import capitalisation_features
+    from mmbdeid.model.token_features import capitalisation_features
     assert capitalisation_features(capitalised, occurrences) == expected
 
 

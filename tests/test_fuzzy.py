@@ -2,7 +2,8 @@
 import jellyfish
 import pytest
 
-from mmbdeid.lexicon.fuzzy import FuzzyIndex, MultiListIndex, word_lists_index
+from mmbdeid.lexicon.fuzzy import FuzzyIndex
+from mmbdeid.lexicon.many_lists import MultiListIndex, word_lists_index
 
 WORDS = ["mary", "grace", "katherine", "jo", "tamoxifen"]
 

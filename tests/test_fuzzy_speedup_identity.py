@@ -6,7 +6,8 @@ import jellyfish
 import numpy as np
 import pytest
 
-from mmbdeid.lexicon.fuzzy import FuzzyIndex, MultiListIndex
+from mmbdeid.lexicon.fuzzy import FuzzyIndex
+from mmbdeid.lexicon.many_lists import MultiListIndex
 
 
 def _edit(word, rng, alphabet):

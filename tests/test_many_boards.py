@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from mmbdeid.lexicon.fuzzy import FuzzyIndex, MultiListIndex
-from mmbdeid.lexicon.many_lists import MASK_LISTS, ListMembership
+from mmbdeid.lexicon.fuzzy import FuzzyIndex
+from mmbdeid.lexicon.many_lists import MASK_LISTS, ListMembership, MultiListIndex
 
 
 def _username_lists(n_lists, seed):

@@ -27,7 +27,7 @@ def _train(args) -> int:
     from ..files.corpora import file_sha256, load_labelled, training_labels
     from ..evaluation.metrics import UnreachableRecall, pick_threshold
     from ..evaluation.gold import gold_scores
-    from ..model.features import FEATURE_GROUPS
+    from ..model.token_features import FEATURE_GROUPS
     from ..model.reference import corpus_stats
     from ..model.tagger import DEFAULT_THRESHOLD, NameTagger
 

@@ -24,9 +24,10 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..model.atoms import atom_features, person_atom_keys
 from ..model.counting import term_of
-from ..model.features import (PARAGRAPH_LIMITS, POSITION_LIMITS, RANK_LIMITS, Featurizer,
-                       _atom_features, person_atom_keys, to_attributes)
+from ..model.feature_buckets import PARAGRAPH_LIMITS, POSITION_LIMITS, RANK_LIMITS
+from ..model.features import Featurizer, to_attributes
 
 # Token types whose vectors are kept. A type costs some 120 bytes of vector and 300-400 of
 # Python objects; when the table is full the newest half is forgotten (text is Zipfian:
@@ -56,9 +57,10 @@ _ABSOLUTE_LIMITS = np.array(_ABSOLUTE, dtype=np.float64)
 
 
 def rank_bucket_ids(ranks: np.ndarray, size: int) -> np.ndarray:
-    """Each rank's set of cumulative buckets (``features.rank_buckets``) as a number: the
-    limits are nested, so the set is fixed by how many absolute limits and how many share
-    limits the rank is under, ``absolute_count * (len(_SHARES) + 1) + share_count``."""
+    """Each rank's set of cumulative buckets (``feature_buckets.rank_buckets``) as a
+    number: the limits are nested, so the set is fixed by how many absolute limits and how
+    many share limits the rank is under, ``absolute_count * (len(_SHARES) + 1) +
+    share_count``."""
     shares = np.array([max(1, size * share) for share in _SHARES], dtype=np.float64)
     # limits above a rank = all limits - those at or below it
     under_absolute = len(_ABSOLUTE) - np.searchsorted(_ABSOLUTE_LIMITS, ranks, side="right")
@@ -230,7 +232,7 @@ class EmissionScorer(Featurizer):
                 self._atom_vectors = grown
             features: dict = {}
             for key in keys:
-                features.update(_atom_features(key))
+                features.update(atom_features(key))
             self._atom_vectors[row] = self._block(to_attributes(features))
             self._atom_rows[keys] = row
         return row

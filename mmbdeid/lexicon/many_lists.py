@@ -1,20 +1,26 @@
-"""Nearest distance to each of any number of word lists, from one index over their union.
+"""Nearest distance to each of several word lists, from one index over their union.
 
-``FuzzyIndex.near_masks`` answers for every list at once with one bit per list in an
-int64 mask, so it serves at most ``MASK_LISTS`` lists. The usernames of a dump, one list
-per board, can come in thousands of lists. For those, ``ListMembership`` keeps which
+``MultiListIndex`` asks one :class:`~mmbdeid.lexicon.fuzzy.FuzzyIndex` over the union of the
+lists. Up to ``MASK_LISTS`` lists, each entry is tagged with one bit per list in an int64
+mask, and ``FuzzyIndex.near_masks`` answers for every list at once. The usernames of a dump,
+one list per board, can come in thousands of lists. For those, ``ListMembership`` keeps which
 lists each entry of the index belongs to (compressed rows: one array of list numbers, one
 of row starts) and turns the index's matches (``FuzzyIndex.near_matches``: every entry
 within the allowed distance of a token) into the smallest distance per token and list,
 with a few array operations. Its cost grows with the matches of a token and the lists of
 the entries matched, not with the number of lists, and the answers are the same as
 ``near_masks``'s (both are the smallest distance per list among the verified matches).
+
+``word_lists_index``: the index of shipped word lists, built once per process.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+import functools
+from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
+
+from .fuzzy import DISTANCE_CACHE_SIZE, FuzzyIndex, without_surrogates
 
 # Lists one int64 tag mask holds (bits 0..62; bit 63 is the sign).
 MASK_LISTS = 63
@@ -65,3 +71,91 @@ class ListMembership:
                                          distances[first].tolist()):
             answers[row][names[number]] = distance
         return answers
+
+
+class MultiListIndex:
+    """Nearest distance to each of several word lists with ONE index query per token.
+
+    A feature extractor asks every list about every new token type; querying one index
+    over the union of the lists, each entry tagged with the bit mask of its lists, is
+    several times faster than one query per list, with the same answers (verification is
+    exact), and lets the index skip the candidates of lists already answered
+    (``FuzzyIndex.near_masks``). A mask holds ``MASK_LISTS`` lists; past that (the
+    usernames of a dump with many boards, one list per board) the index's entries keep
+    their lists in a ``ListMembership`` instead, with the same answers.
+    """
+
+    def __init__(self, lists: dict[str, Iterable[str]], max_distance: int = 2) -> None:
+        self.names = list(lists)
+        self._membership: Optional[ListMembership] = None
+        if len(self.names) <= MASK_LISTS:
+            masks: dict[str, int] = {}
+            for bit, name in enumerate(self.names):
+                for word in lists[name]:
+                    if word:
+                        masks[word] = masks.get(word, 0) | (1 << bit)
+            self.index = FuzzyIndex(masks, max_distance, tags=masks)
+            self._word_masks = masks
+        else:
+            lists_of: dict[str, list[int]] = {}
+            for number, name in enumerate(self.names):
+                for word in filter(None, lists[name]):
+                    numbers = lists_of.setdefault(word, [])
+                    if not numbers or numbers[-1] != number:   # (a list may repeat a word)
+                        numbers.append(number)
+            self.index = FuzzyIndex(lists_of, max_distance)
+            self._membership = ListMembership(self.index.words, lists_of)
+        self._cache: dict[str, dict[str, int]] = {}
+
+    def nearest(self, token: str) -> dict[str, int]:
+        """List name -> smallest distance (0, 1 or 2) for the lists within reach."""
+        found = self._cache.get(token)
+        if found is None:
+            self.prefetch([token])
+            found = self._cache[token]
+        return found
+
+    def prefetch(self, tokens: Iterable[str]) -> None:
+        """Answer many tokens in one batched index query (see ``FuzzyIndex.near_masks``,
+        or ``ListMembership`` past ``MASK_LISTS`` lists)."""
+        new = [t for t in dict.fromkeys(tokens) if t not in self._cache]
+        if not new:
+            return
+        if len(self._cache) + len(new) > DISTANCE_CACHE_SIZE:
+            self._cache.clear()   # bounded memory; text is Zipfian, the cache refills fast
+        clean = [without_surrogates(t) for t in new]
+        if self._membership is not None:
+            for token, answer in zip(new, self._membership.nearest(self.index, clean,
+                                                                   self.names)):
+                self._cache[token] = answer
+            return
+        exact = np.array([self._word_masks.get(t, 0) for t in clean], dtype=np.int64)
+        one, two = self.index.near_masks(clean, exact)
+        # best[k, bit]: smallest distance from token k to an entry of list ``bit`` (3: none)
+        bits = np.arange(len(self.names), dtype=np.int64)
+        best = np.where((exact[:, None] >> bits) & 1 == 1, 0,
+                        np.where((one[:, None] >> bits) & 1 == 1, 1,
+                                 np.where((two[:, None] >> bits) & 1 == 1, 2, 3)))
+        names = self.names
+        # In list order, whatever order the matches came in: features (and so trained
+        # models) must not depend on how the index was queried. Few distinct answers: each
+        # is built once (keyed by its row of ``best``, packed into an int) and copied.
+        if len(names) <= 31:
+            keys = (best << (2 * bits)).sum(axis=1).tolist()
+        else:
+            keys = [tuple(row) for row in best.tolist()]
+        built: dict[object, dict[str, int]] = {}
+        for k, (token, key) in enumerate(zip(new, keys)):
+            answer = built.get(key)
+            if answer is None:
+                answer = built[key] = {name: distance for name, distance
+                                       in zip(names, best[k].tolist()) if distance < 3}
+            self._cache[token] = answer.copy()
+
+
+@functools.lru_cache(maxsize=None)
+def word_lists_index(names: tuple, max_distance: int = 2) -> MultiListIndex:
+    """The (cached) MultiListIndex of shipped word lists."""
+    from .wordlists import load_wordlist
+
+    return MultiListIndex({name: load_wordlist(name) for name in names}, max_distance)

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..lexicon.usernames import author_name_parts
 from ..lexicon.wordlists import load_first_name_shares, load_wordlist
-from .features import case_class
+from .token_features import case_class
 
 MIN_EVIDENCE = 0.001
 SCOPES = ("post", "thread", "author", "board")
