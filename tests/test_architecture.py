@@ -39,7 +39,7 @@ LAYERS = [
 KNOWN_CIRCLES: set = set()
 KNOWN_UPWARD: set = set()
 KNOWN_LARGE = {"mmbdeid.cli", "mmbdeid.model.stats", "mmbdeid.people.linking",
-               "mmbdeid.model.tagger", "mmbdeid.lexicon.fuzzy", "mmbdeid.model.features"}
+               "mmbdeid.lexicon.fuzzy", "mmbdeid.model.features"}
 
 
 def module_files(root: Path = PACKAGE) -> Dict[str, Path]:

@@ -30,7 +30,7 @@ class DetectionConfig:
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     render_placeholders: bool = True
-    tagging: str = "compiled"               # crf.batched.TAGGERS: compiled or crfsuite
+    tagging: str = "compiled"               # crf.backends.TAGGERS: compiled or crfsuite
     consistency: Optional[float] = CONSISTENCY_LEVEL
     authors: bool = True
 
