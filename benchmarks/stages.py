@@ -52,15 +52,15 @@ class StageClock:
 
 
 def _timed_crf(clock, detector):
-    """Split the CRF detector's time into emission scores and marginals, whichever tagger
-    it runs (the compiled one's two steps, or the crfsuite path's featurizer and
+    """Split the CRF detector's time into emission scores and marginals, whichever backend
+    it runs (the batched tagger's two steps, or the crfsuite path's featurizer and
     marginals)."""
-    compiled = getattr(detector, "compiled", None)
-    if compiled is not None:
-        compiled.emissions = clock.timed("CRF emission scores", compiled.emissions)
-        compiled.marginals = clock.timed("CRF marginals", compiled.marginals)
+    backend = detector.backend
+    if hasattr(backend, "emissions"):
+        backend.emissions = clock.timed("CRF emission scores", backend.emissions)
+        backend.marginals = clock.timed("CRF marginals", backend.marginals)
         return
-    featurizer, chain = detector.featurizer, getattr(detector, "chain", None)
+    featurizer, chain = backend.featurizer, getattr(backend, "chain", None)
     iter_items = featurizer.iter_items
 
     def items_timed(document):

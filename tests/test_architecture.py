@@ -38,7 +38,7 @@ LAYERS = [
 # What issue 20 is to remove.
 KNOWN_CIRCLES: set = set()
 KNOWN_UPWARD: set = set()
-KNOWN_LARGE = {"mmbdeid.model.tagger"}
+KNOWN_LARGE: set = set()
 
 
 def module_files(root: Path = PACKAGE) -> Dict[str, Path]:

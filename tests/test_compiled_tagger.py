@@ -1,6 +1,6 @@
-"""The compiled tagger (crf/batched.py) gives crfsuite's marginals: to within 1e-6 on
-every token of the sample, the demo dump and a synthetic dump, for one- and two-stage
-models, whatever the batching, cache size or post length."""
+"""The batched tagger (crf/batched.py, ``--tagger compiled``) gives crfsuite's marginals:
+to within 1e-6 on every token of the sample, the demo dump and a synthetic dump, for one-
+and two-stage models, whatever the batching, cache size or post length."""
 import itertools
 import json
 import os
@@ -11,7 +11,7 @@ import pytest
 
 from mmbdeid.cli import main
 from mmbdeid.crf import TAGGERS, batched, forward_backward
-from mmbdeid.crf.batched import CompiledTagger
+from mmbdeid.crf.batched import BatchedTagger
 from mmbdeid.crf.emissions import rank_bucket_ids
 from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.files.corpora import load_labelled, training_labels
@@ -58,7 +58,7 @@ def _crfsuite_marginals(tagger, stats, documents):
 
 def _compiled_marginals(tagger, stats, documents, chunk=200):
     detector = CrfDetector(tagger, stats)
-    assert detector.compiled is not None
+    assert isinstance(detector.backend, BatchedTagger)
     found = []
     for lo in range(0, len(documents), chunk):
         detector.prefetch(documents[lo:lo + chunk])
@@ -116,7 +116,7 @@ def test_two_stage_model():
     assert two.has_second_stage
     old = CrfDetector(two, stats, tagging="crfsuite")
     new = CrfDetector(two, stats)
-    assert new.compiled is not None and new.compiled.second is not None
+    assert isinstance(new.backend, BatchedTagger) and new.backend.second is not None
     new.prefetch(documents)
     got = [np.asarray(new.marginals(d)) for d in documents]
     expected = [np.array(old.marginals(d), dtype=float).reshape(-1, 2) for d in documents]
@@ -191,4 +191,4 @@ def test_the_command_line_taggers_write_the_same_output(tmp_path):
 def test_an_unknown_tagging_is_refused(tagger):
     with pytest.raises(ValueError, match="compiled, crfsuite"):
         CrfDetector(tagger, tagging="numba")
-    assert CompiledTagger.of(tagger) is not None
+    assert BatchedTagger.of(tagger) is not None

@@ -141,8 +141,9 @@ def test_corrupt_second_stage_is_an_input_error(two_stage, tmp_path):
 
 
 def test_folds_keep_a_thread_together():
-    from mmbdeid.model.tagger import _fold_of_groups
+    from mmbdeid.model.folds import group_folds
     groups = [("b", "t1"), ("b", "t2"), ("b", "t1"), ("b", "t3"), ("b", "t2")]
-    folds = _fold_of_groups(groups, 2, seed=0)
-    assert folds[0] == folds[2] and folds[1] == folds[4]
-    assert set(folds) == {0, 1}
+    folds = group_folds(groups, 2)
+    fold_of = {i: k for k, fold in enumerate(folds) for i in fold}
+    assert fold_of[0] == fold_of[2] and fold_of[1] == fold_of[4]
+    assert sorted(fold_of) == list(range(len(groups))) and all(folds)

@@ -18,7 +18,8 @@ from bisect import bisect_left
 import pytest
 
 import mmbdeid
-from mmbdeid.crf.marginals import ChainModel, chain_model
+from mmbdeid.crf.backends import CrfsuiteTagger
+from mmbdeid.crf.marginals import ChainModel, ExactTagger, chain_model
 from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.model import features
 from mmbdeid.model.features import Featurizer
@@ -49,8 +50,8 @@ CHILD = r"""
 import json, sys
 reps, limited, crfsuite_path = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3] == "1"
 if crfsuite_path:                        # tag with python-crfsuite, as before the fix
-    import mmbdeid.detect.crf
-    mmbdeid.detect.crf.chain_model = lambda tagger: None
+    import mmbdeid.crf.backends
+    mmbdeid.crf.backends.chain_model = lambda tagger: None
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.model.counting import PartialCounts
 from mmbdeid.model.stats import CorpusStats
@@ -151,8 +152,9 @@ def test_marginals_are_python_crfsuites_to_the_last_bit(tagger, corpus, speciali
     documents, stats = corpus
     for stats_ in (stats, None):
         detector = CrfDetector(tagger, stats_, tagging="crfsuite")
-        assert detector.chain is not None          # the bundled model is read and checked
-        detector.chain._specialised = specialised  # three labels written out, or the loops
+        assert isinstance(detector.backend, ExactTagger)   # the bundled model is read, checked
+        chain = detector.backend.chain
+        chain._specialised = specialised           # three labels written out, or the loops
         plain = tagger.featurizer(stats_)
         tokens = 0
         for document in documents + _long_documents():
@@ -163,7 +165,7 @@ def test_marginals_are_python_crfsuites_to_the_last_bit(tagger, corpus, speciali
                 assert _bits(name) == _bits(name_) and _bits(user) == _bits(user_)
             tokens += len(document)
         assert tokens > 40_000
-    detector.chain._specialised = True
+    chain._specialised = True
 
 
 def test_every_label_marginal_matches_too(tagger):
@@ -213,7 +215,7 @@ def test_a_model_it_cannot_read_leaves_tagging_to_python_crfsuite(tagger, damage
     foreign = Foreign()
     assert chain_model(foreign) is None
     detector = CrfDetector(foreign)
-    assert detector.chain is None and detector.compiled is None
+    assert isinstance(detector.backend, CrfsuiteTagger)
     document = Document.from_text(PARAGRAPH)
     assert detector.detect(document) == CrfDetector(tagger, tagging="crfsuite").detect(document)
 
@@ -222,8 +224,8 @@ def test_a_model_whose_probe_disagrees_is_not_used(tagger, monkeypatch):
     monkeypatch.setattr(ChainModel, "agrees_with", lambda self, tagger: False)
     monkeypatch.setattr("mmbdeid.crf.marginals._CHECKED", {})
     assert chain_model(tagger) is None
-    assert CrfDetector(tagger).compiled is None
-    assert CrfDetector(tagger, tagging="crfsuite").chain is None
+    assert isinstance(CrfDetector(tagger).backend, CrfsuiteTagger)
+    assert isinstance(CrfDetector(tagger, tagging="crfsuite").backend, CrfsuiteTagger)
 
 
 # -- items and documents, as before ----------------------------------------------------

@@ -21,8 +21,7 @@ import zipfile
 import pytest
 
 from mmbdeid.errors import InputError
-from mmbdeid.model.crfsuite_check import (CrfsuiteFormatError, HEADER,
-                                          check_model_bytes)
+from mmbdeid.model.crfsuite_format import CrfsuiteFormatError, HEADER, check_model_bytes
 from mmbdeid.model.tagger import NameTagger, default_model_path
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

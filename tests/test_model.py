@@ -197,10 +197,10 @@ def test_name_label_sums_name_and_user(marginals, threshold, expected):
 
 
 def test_lowercase_share_adds_lower_cased_copies(tiny_corpus_path):
-    from mmbdeid.model.tagger import _with_lowercase_copies
+    from mmbdeid.model.training import with_lowercase_copies
     labelled = load_labelled(tiny_corpus_path)
-    docs, labels = _with_lowercase_copies([d.document for d in labelled],
-                                          [d.labels for d in labelled], 1.0, 0)
+    docs, labels = with_lowercase_copies([d.document for d in labelled],
+                                         [d.labels for d in labelled], 1.0, 0)
     assert len(docs) == 2 * len(labelled)
     assert docs[-1].tokens == [t.lower() for t in labelled[-1].document.tokens]
 

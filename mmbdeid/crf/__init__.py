@@ -1,5 +1,6 @@
-"""CRF inference without crfsuite in the loop: a trained model's weights read once, state scores
-per token, and forward-backward marginals (exact per post, or batched over many posts).
+"""CRF inference: a trained model's weights read once, state scores per token, and
+forward-backward marginals (exact per post, or batched over many posts), behind the one
+interface the CRF detector picks a backend by (``backends``).
 
 ``TAGGERS``: how a model's probabilities can be computed, ``compiled`` (:mod:`.batched`, the
 default) or ``crfsuite`` (crfsuite's own arithmetic). Here, where nothing is imported, so

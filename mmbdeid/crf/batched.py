@@ -12,17 +12,17 @@ a synthetic dump), so thresholds, sweeps and outputs are those of ``--tagger crf
 which keeps the previous path (crfsuite's own arithmetic) for comparison.
 
 A post longer than ``LONG_POST`` tokens takes the previous path (its items a block at a
-time, bounded memory): the per-post arrays here grow with the post.
+time, bounded memory: :class:`~.marginals.ExactTagger`): the per-post arrays here grow with
+the post.
 """
 from typing import List, Optional, Sequence
 
 import numpy as np
 
 from ..kinds import PERSON_LABELS
-from ..model.features import Featurizer
 from . import forward_backward
 from .emissions import EmissionScorer, scored_rows
-from .marginals import ChainModel, ModelFormatError, chain_model
+from .marginals import ChainModel, ExactTagger, chain_model
 
 LONG_POST = 4096
 # Posts scored and run through forward-backward together (bounds the padded arrays).
@@ -48,12 +48,14 @@ class _Stage:
         return out
 
 
-class CompiledTagger:
-    """Marginals of a fitted :class:`~mmbdeid.model.tagger.NameTagger` for scrubbing.
+class BatchedTagger:
+    """Marginals of a fitted :class:`~mmbdeid.model.tagger.NameTagger` for scrubbing, many
+    posts at once (a :class:`~.backends.MarginalsBackend`).
 
     Build it with :meth:`of` (None when the model cannot be read exactly: then tag with
-    python-crfsuite). ``first_stage`` and ``second_stage`` give per document a (tokens x 2)
-    array of P(NAME), P(USER); ``emissions`` and ``marginals`` are their two steps."""
+    crfsuite's arithmetic). ``first_stage`` and ``second_stage`` give per document a
+    (tokens x 2) array of P(NAME), P(USER); ``emissions`` and ``marginals`` are their two
+    steps."""
 
     def __init__(self, chain: ChainModel, window: int, stats=None,
                  context_chain: Optional[ChainModel] = None):
@@ -62,10 +64,10 @@ class CompiledTagger:
         self.first = _Stage(chain)
         self.second = None if context_chain is None else _Stage(context_chain)
         self.scorer = EmissionScorer(stats, window, chain.attribute_index, chain.weights)
-        self._exact: Optional[Featurizer] = None
+        self._exact: Optional[ExactTagger] = None
 
     @classmethod
-    def of(cls, tagger, stats=None) -> Optional["CompiledTagger"]:
+    def of(cls, tagger, stats=None) -> Optional["BatchedTagger"]:
         chain = chain_model(tagger)
         if chain is None:
             return None
@@ -73,7 +75,7 @@ class CompiledTagger:
         if getattr(tagger, "has_second_stage", False):
             try:
                 context_chain = ChainModel(tagger.context_bytes_)
-            except (ModelFormatError, ValueError, IndexError):
+            except (ValueError, IndexError):   # CrfsuiteFormatError is a ValueError
                 return None
         return cls(chain, tagger.window, stats, context_chain)
 
@@ -127,9 +129,5 @@ class CompiledTagger:
     def _long_post(self, document) -> np.ndarray:
         """A long post by the bounded-memory path (its items a block at a time)."""
         if self._exact is None:
-            self._exact = Featurizer(self.stats, window=self.window,
-                                     attribute_index=self.first.chain.attribute_index)
-        names, users = self.first.chain.marginals(self._exact.iter_items(document),
-                                                  len(document), PERSON_LABELS)
-        return np.column_stack([np.frombuffer(names), np.frombuffer(users)]) \
-            if len(document) else np.zeros((0, 2))
+            self._exact = ExactTagger(self.first.chain, self.window, self.stats)
+        return self._exact.name_marginals(document)

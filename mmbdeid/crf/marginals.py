@@ -32,56 +32,12 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..kinds import PERSON_LABELS
+from ..model.crfsuite_format import CrfsuiteFormatError, read_weights
+from ..model.features import Featurizer
+
 # Tokens whose state scores are summed in one numpy pass: bounds the id matrix of a block.
 BLOCK_TOKENS = 4096
-
-_FILE_HEADER = struct.Struct("<4sI4sIIIIIIIII")
-_CHUNK = 12                       # chunk id, size, number of items
-_FEATURE = struct.Struct("<IIId")  # type, source, destination, weight
-_STATE_FEATURE = 0
-_CQDB_HEADER = struct.Struct("<4sIIIII")  # id, size, flag, byte order, bwd size, bwd offset
-_CQDB_BYTEORDER = 0x62445371
-_CQDB_TABLES = 256
-
-
-class ModelFormatError(ValueError):
-    """The model file is not a crfsuite CRF1d model this module can reproduce."""
-
-
-def _u32(buffer: bytes, offset: int) -> int:
-    if offset < 0 or offset + 4 > len(buffer):
-        raise ModelFormatError("offset %d outside the model" % offset)
-    return int.from_bytes(buffer[offset:offset + 4], "little")
-
-
-def _cqdb_strings(buffer: bytes, start: int) -> List[Optional[bytes]]:
-    """The strings of a CQDB chunk (crfsuite's string <-> id tables) by id."""
-    if buffer[start:start + 4] != b"CQDB":
-        raise ModelFormatError("no CQDB chunk at %d" % start)
-    _, _, _, byteorder, bwd_size, bwd_offset = _CQDB_HEADER.unpack_from(buffer, start)
-    if byteorder != _CQDB_BYTEORDER or not bwd_offset:
-        raise ModelFormatError("unsupported CQDB chunk")
-    tables = struct.unpack_from("<%dI" % (2 * _CQDB_TABLES), buffer, start + _CQDB_HEADER.size)
-    count = sum(tables[1::2]) // 2            # each table is twice its number of records
-    strings: List[Optional[bytes]] = []
-    for i in range(min(count, bwd_size)):
-        offset = _u32(buffer, start + bwd_offset + 4 * i)
-        if not offset:
-            strings.append(None)
-            continue
-        size = _u32(buffer, start + offset + 4)
-        key = buffer[start + offset + 8:start + offset + 8 + size]
-        strings.append(key.split(b"\0", 1)[0])     # C strings: up to the first NUL
-    return strings
-
-
-def _feature_ids(buffer: bytes, refs_offset: int, index: int) -> List[int]:
-    """The feature ids referenced by attribute (or label) ``index``, in file order."""
-    offset = _u32(buffer, refs_offset + _CHUNK + 4 * index)
-    count = _u32(buffer, offset)
-    if offset + 4 + 4 * count > len(buffer):
-        raise ModelFormatError("feature references outside the model")
-    return list(struct.unpack_from("<%dI" % count, buffer, offset + 4))
 
 
 class ChainModel:
@@ -90,72 +46,18 @@ class ChainModel:
     ``attribute_index`` maps each attribute (as the featurizer names it) to its row in the
     weight table; row 0 is all zeros (padding). Only attributes with a state feature are
     indexed, and, given ``known``, only those in it (so that exactly the attributes the
-    python-crfsuite path emits are counted)."""
+    python-crfsuite path emits are counted). Bytes that are not a crfsuite model it can
+    read raise ``CrfsuiteFormatError`` (:mod:`mmbdeid.model.crfsuite_format`)."""
 
     def __init__(self, model_bytes: bytes, known: Optional[FrozenSet[str]] = None):
-        buffer = bytes(model_bytes)
-        if len(buffer) <= _FILE_HEADER.size:
-            raise ModelFormatError("model too short")
-        (magic, _, kind, _, _, n_labels, n_attrs, off_features, off_labels,
-         off_attrs, off_labelrefs, off_attrrefs) = _FILE_HEADER.unpack_from(buffer, 0)
-        if magic != b"lCRF" or kind != b"FOMC":
-            raise ModelFormatError("not a crfsuite CRF1d model")
-        # the header's feature count is left 0 by crfsuite's writer: the chunk has it
-        if buffer[off_features:off_features + 4] != b"FEAT":
-            raise ModelFormatError("no feature chunk")
-        n_features = _u32(buffer, off_features + 8)
-        if off_features + _CHUNK + _FEATURE.size * n_features > len(buffer):
-            raise ModelFormatError("features outside the model")
-
-        def feature(fid: int) -> Tuple[int, int, int, float]:
-            if fid >= n_features:
-                raise ModelFormatError("feature %d of %d" % (fid, n_features))
-            return _FEATURE.unpack_from(buffer, off_features + _CHUNK + _FEATURE.size * fid)
-
-        labels = _cqdb_strings(buffer, off_labels)
-        if len(labels) != n_labels or any(label is None for label in labels):
-            raise ModelFormatError("labels unreadable")
-        self.labels: List[str] = [label.decode("utf-8") for label in labels]
-        size = n_labels
-        # crf1dt_transition_score: trans[i][dst] = weight, in reference order
-        transitions = [[0.0] * size for _ in range(size)]
-        for i in range(size):
-            for fid in _feature_ids(buffer, off_labelrefs, i):
-                _, _, dst, weight = feature(fid)
-                if dst >= size:
-                    raise ModelFormatError("transition to label %d" % dst)
-                transitions[i][dst] = weight
+        weights = read_weights(bytes(model_bytes), known)
+        self.labels: List[str] = weights.labels
         self.exp_transitions: List[List[float]] = [[_exp(w) for w in row]
-                                                    for row in transitions]
-
-        names = _cqdb_strings(buffer, off_attrs)
-        rows: List[List[float]] = [[0.0] * size]
-        index: Dict[str, int] = {}
-        for aid in range(min(n_attrs, len(names))):
-            fids = _feature_ids(buffer, off_attrrefs, aid)
-            if not fids or names[aid] is None:
-                continue
-            try:
-                name = names[aid].decode("utf-8")
-            except UnicodeDecodeError:
-                continue                  # no featurizer attribute encodes to it
-            if known is not None and name not in known:
-                continue
-            row = [0.0] * size
-            seen = set()
-            for fid in fids:
-                kind_, _, dst, weight = feature(fid)
-                if kind_ != _STATE_FEATURE or dst >= size or dst in seen:
-                    # one sum per label per attribute is what the weight table can hold
-                    raise ModelFormatError("unexpected state feature of %r" % name)
-                seen.add(dst)
-                row[dst] = weight
-            index[name] = len(rows)
-            rows.append(row)
-        self.attribute_index: Dict[str, int] = index
+                                                    for row in weights.transitions]
+        self.attribute_index: Dict[str, int] = weights.attribute_index
         # three labels (NAME, USER, O): the forward-backward loops written out (faster)
         self._specialised = True
-        self.weights = np.array(rows, dtype=np.float64).reshape(len(rows), size)
+        self.weights = weights.state_weights
 
     # -- marginals -----------------------------------------------------------------
     def marginals(self, items: Iterable[Sequence[int]], length: int,
@@ -359,6 +261,33 @@ class ChainModel:
                    for k, label in enumerate(self.labels))
 
 
+class ExactTagger:
+    """P(NAME), P(USER) of a model's first stage by :class:`ChainModel`, one post at a
+    time (a :class:`~.backends.MarginalsBackend` with the model's ``tagger`` for the
+    second stage): crfsuite's arithmetic in bounded memory."""
+
+    def __init__(self, chain: ChainModel, window: int, stats=None, tagger=None):
+        self.chain = chain
+        self.tagger = tagger
+        self.featurizer = Featurizer(stats, window=window, attribute_index=chain.attribute_index)
+
+    def first_stage(self, documents: Sequence) -> List[np.ndarray]:
+        if len(documents) > 1:    # one post's token types are looked up as it is featurized
+            self.featurizer.prefetch(documents)
+        return [self.name_marginals(document) for document in documents]
+
+    def second_stage(self, items: Sequence[List[List[str]]]) -> List[List[tuple]]:
+        return [self.tagger.context_marginals(document_items) for document_items in items]
+
+    def name_marginals(self, document) -> np.ndarray:
+        """(tokens x 2): P(NAME), P(USER), its items a block of tokens at a time."""
+        if not len(document):
+            return np.zeros((0, 2))
+        names, users = self.chain.marginals(self.featurizer.iter_items(document),
+                                            len(document), PERSON_LABELS)
+        return np.column_stack([np.frombuffer(names), np.frombuffer(users)])
+
+
 def _same(a: float, b: float) -> bool:
     return struct.pack("<d", a) == struct.pack("<d", b)
 
@@ -400,7 +329,7 @@ def chain_model(tagger) -> Optional[ChainModel]:
             _CHECKED.clear()
         try:
             model: Optional[ChainModel] = ChainModel(model_bytes, known)
-        except (ModelFormatError, struct.error, IndexError, UnicodeDecodeError):
+        except (CrfsuiteFormatError, struct.error, IndexError):
             model = None
         if model is not None and not model.agrees_with(tagger):
             model = None

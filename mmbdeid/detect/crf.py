@@ -1,23 +1,18 @@
 """The model: a NAME or USER span on every token whose P(NAME) + P(USER) exceeds the
 threshold, labelled with the likelier of the two and scored with their sum.
 
-``tagging="compiled"`` (the default): the marginals of :mod:`mmbdeid.crf.batched`,
-summed from cached per-type vectors and batched over the posts given to ``prefetch`` (a
-chunk of a dump, or the whole corpus given to ``prepare``). ``tagging="crfsuite"``: the
-previous path, python-crfsuite's arithmetic, computed in bounded memory by
-:mod:`mmbdeid.crf.marginals` (identical to the last bit) wherever the tagger's model can
-be read and passes that module's check, and by python-crfsuite itself otherwise. Both give
-the same marginals to within 1e-6 (a test); the compiled tagger is the faster.
+The marginals come from the backend that ``tagging`` names (:mod:`mmbdeid.crf.backends`):
+``"compiled"`` (the default), the batched tagger; ``"crfsuite"``, crfsuite's own
+arithmetic. Both give the same marginals to within 1e-6 (a test); the batched tagger is
+the faster. Posts are scored a batch at a time: those given to ``prefetch`` (a chunk of a
+dump), or the whole corpus given to ``prepare``.
 """
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..crf import TAGGERS
-from ..crf.batched import CompiledTagger
-from ..crf.marginals import chain_model
+from ..crf.backends import backend
 from ..model.context import ContextTable, context_items
-from ..model.features import Featurizer
 from ..spans import CRF, Span
 from ..text.document import Document
 from .base import Detector
@@ -34,8 +29,7 @@ class CrfDetector(Detector):
 
     def __init__(self, tagger, stats=None, threshold: Optional[float] = None,
                  context: Optional[ContextTable] = None, tagging: str = "compiled"):
-        if tagging not in TAGGERS:
-            raise ValueError("tagging must be one of %s, not %r" % (", ".join(TAGGERS), tagging))
+        self.backend = backend(tagging, tagger, stats)
         self.tagger = tagger
         self.two_stage = getattr(tagger, "has_second_stage", False)
         # The first stage's scores pooled over the dump's threads, authors and boards
@@ -45,23 +39,10 @@ class CrfDetector(Detector):
         self.threshold = tagger.threshold if threshold is None else threshold
         # the current batch's documents: id -> (document, first stage, final marginals)
         self._batch: Dict[int, tuple] = {}
-        self.compiled = CompiledTagger.of(tagger, stats) if tagging == "compiled" else None
-        self.chain = None if self.compiled is not None else chain_model(tagger)
-        if self.compiled is not None:
-            self.featurizer = self.compiled.scorer
-        elif self.chain is None:
-            self.featurizer = tagger.featurizer(stats)
-        else:
-            self.featurizer = Featurizer(stats, window=tagger.window,
-                                         attribute_index=self.chain.attribute_index)
 
     def prefetch(self, documents) -> None:
-        """Look up a chunk's new token types at once (faster than one by one); the
-        compiled tagger scores the whole chunk here, in one batch."""
-        if self.compiled is None:
-            self.featurizer.prefetch(documents)
-            return
-        first = self.compiled.first_stage(documents)
+        """Score a chunk's documents in one batch (faster than one by one)."""
+        first = self.backend.first_stage(documents)
         final = first
         if self.two_stage:
             final = self._second_stages(documents, first)
@@ -69,15 +50,15 @@ class CrfDetector(Detector):
                        for document, scores, marginals in zip(documents, first, final)}
 
     def _second_stages(self, documents, first) -> list:
-        """The compiled second stage of documents each pooled on its own (or with the
-        job's pooled ``context``), in one batch."""
-        return self.compiled.second_stage([self._post_items(document, scores)
-                                           for document, scores in zip(documents, first)])
+        """The second stage of documents each pooled on its own (or with the job's pooled
+        ``context``), in one batch."""
+        return self.backend.second_stage([self._post_items(document, scores)
+                                          for document, scores in zip(documents, first)])
 
     def _post_items(self, document: Document, first) -> List[List[str]]:
         """The second stage's items of a document pooled on its own (with the job's
         pooled ``context`` where there is one)."""
-        first = first.tolist() if isinstance(first, np.ndarray) else first
+        first = _as_list(first)
         post = ContextTable.of([document], [first])
         return context_items(document, first, self.context or post, 0, post_table=post)
 
@@ -87,27 +68,16 @@ class CrfDetector(Detector):
 
     def first_stage(self, document: Document):
         """The first stage's (P(NAME), P(USER)) per token."""
-        if self.compiled is not None:
-            found = self._batched(document)
-            return found[1] if found is not None else self.compiled.first_stage([document])[0]
-        if self.chain is None:
-            return self.tagger.name_marginals(self.featurizer.document_items(document))
-        names, users = self.chain.marginals(self.featurizer.iter_items(document),
-                                            len(document), ("NAME", "USER"))
-        return list(zip(names, users))
+        found = self._batched(document)
+        return found[1] if found is not None else self.backend.first_stage([document])[0]
 
     def prepare(self, documents: Sequence[Document]) -> None:
         """Score a whole corpus with the first stage and pool the scores, so the second
         stage sees each document's threads, authors and boards (``evaluate``)."""
         if not self.two_stage:
-            if self.compiled is not None:
-                self.prefetch(documents)
-            return
-        if self.compiled is not None:
-            first = [scores.tolist() for scores in self.compiled.first_stage(documents)]
-        else:
             self.prefetch(documents)
-            first = [self.first_stage(document) for document in documents]
+            return
+        first = [_as_list(scores) for scores in self.backend.first_stage(documents)]
         table = ContextTable.of(documents, first)
         self._prepared = {id(document): (document, index, scores, table)
                           for index, (document, scores) in enumerate(zip(documents, first))}
@@ -120,9 +90,7 @@ class CrfDetector(Detector):
             items = context_items(document, first, table, index)
         else:
             items = self._post_items(document, first)
-        if self.compiled is not None:
-            return self.compiled.second_stage([items])[0]
-        return self.tagger.context_marginals(items)
+        return self.backend.second_stage([items])[0]
 
     def marginals(self, document: Document):
         """(P(NAME), P(USER)) per token."""
@@ -165,3 +133,8 @@ class CrfDetector(Detector):
                 spans.append(Span("USER" if users[i] > names[i] else "NAME", start, end,
                                   float(totals[i]), CRF))
         return spans
+
+
+def _as_list(scores) -> list:
+    """Per token (P(NAME), P(USER)), as the pooled context tables take them."""
+    return scores.tolist() if isinstance(scores, np.ndarray) else scores

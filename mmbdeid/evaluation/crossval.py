@@ -3,38 +3,27 @@
 Posts of one thread share names and usernames, so a thread never spans two folds (or both
 sides of a split): the held-out scores then say how the model does on threads it has not
 seen. Folds come from scikit-learn's ``GroupKFold``, which puts the largest threads first
-into the lightest fold; on the fictional sample it spreads the held-out names more evenly
-than the round-robin we had (max/min names per fold 1.28 against 1.43; see
-``tools/measure_dependencies.py``). Corpus statistics are label-free, so they come from the
-whole corpus (as they would from a whole dump).
+into the lightest fold (:mod:`mmbdeid.model.folds`, as the tagger's second stage folds);
+on the fictional sample it spreads the held-out names more evenly than the round-robin we
+had (max/min names per fold 1.28 against 1.43; see ``tools/measure_dependencies.py``).
+Corpus statistics are label-free, so they come from the whole corpus (as they would from a
+whole dump).
 """
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..files.corpora import LabelledDocument, training_labels
-from .gold import gold_scores
-from ..model.tagger import NameTagger
+from ..model import folds
+from ..model.folds import thread_groups
 from ..model.stats import CorpusStats
-
-
-def thread_groups(labelled: Sequence[LabelledDocument]) -> List[str]:
-    """One group key per document: its board and thread, or the document alone (CoNLL
-    documents and posts without a thread)."""
-    return ["%s\x00%s" % (item.document.board, item.document.thread)
-            if item.document.thread else "#%d" % index
-            for index, item in enumerate(labelled)]
+from ..model.tagger import NameTagger
+from .gold import gold_scores
 
 
 def thread_folds(labelled: Sequence[LabelledDocument], n_folds: int) -> List[List[int]]:
     """Document indices per fold (``GroupKFold`` by thread: deterministic)."""
-    from sklearn.model_selection import GroupKFold
-    groups = thread_groups(labelled)
-    if len(set(groups)) < n_folds:
-        raise ValueError("%d folds need at least %d threads; the corpus has %d"
-                         % (n_folds, n_folds, len(set(groups))))
-    return [sorted(int(i) for i in test) for _, test in
-            GroupKFold(n_splits=n_folds).split(np.zeros(len(groups)), groups=groups)]
+    return folds.thread_folds([item.document for item in labelled], n_folds)
 
 
 def train_dev_split(labelled: Sequence[LabelledDocument], dev_share: float,
@@ -42,7 +31,7 @@ def train_dev_split(labelled: Sequence[LabelledDocument], dev_share: float,
     """(train indices, dev indices), whole threads on either side, about ``dev_share`` of
     the threads in dev (``GroupShuffleSplit``; ``seed`` makes it repeatable)."""
     from sklearn.model_selection import GroupShuffleSplit
-    groups = thread_groups(labelled)
+    groups = thread_groups([item.document for item in labelled])
     if len(set(groups)) < 2:
         raise ValueError("a split needs at least 2 threads; the corpus has %d"
                          % len(set(groups)))

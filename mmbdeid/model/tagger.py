@@ -4,56 +4,30 @@ A scikit-learn estimator: ``__init__`` stores parameters as given, ``get_params`
 ``set_params`` are ``BaseEstimator``'s (:mod:`mmbdeid.model.params`: scikit-learn itself
 is imported only to train), ``sklearn.base.clone`` works on it, ``fit`` only learns and
 returns self, learned state ends in ``_``. Training goes through
-``sklearn_crfsuite.CRF``; tagging opens the learned model in memory with python-crfsuite,
-so a tagger pickles (joblib too) and saves as one self-contained file.
+``sklearn_crfsuite.CRF`` (:mod:`.training`); tagging opens the learned model in memory with
+python-crfsuite, so a tagger pickles (joblib too) and saves as one self-contained file
+(:mod:`.model_file`).
 """
-import dataclasses
-import functools
-import io
-import json
-import os
-import random
-import re
-import zipfile
-import zlib
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import pycrfsuite
 
 from .. import checks
 from ..errors import InputError
-from ..kinds import PERSON_LABELS
-from .crfsuite_check import CrfsuiteFormatError, check_model_bytes
 from .context import ContextTable, context_items
+from .crfsuite_format import check_model_bytes
 from .features import Featurizer
+from .folds import group_folds, thread_groups
+from .hyperparameters import HYPERPARAMETERS, LABELS, PARAM_CHECKS, first_problem
+from .model_file import ModelFile, read_model_file, write_model_file
 from .params import Parameters
-from ..files.atomic import atomic_binary_output
-from ..files.stdio import STDIO
+from .training import TrainingProgress, as_training_data, train_crf, with_lowercase_copies
 
-# Training progress: (what is counted: "features" or "iterations", done, total).
-TrainingProgress = Callable[[str, int, int], None]
-
-LABELS = ("NAME", "USER", "O")
 DEFAULT_THRESHOLD = 0.05
-MODEL_FORMAT = "mmbdeid-model/1"
-# The hyperparameters a model file keeps under "params" (every parameter but metadata).
-HYPERPARAMETERS = ("c1", "c2", "max_iterations", "all_possible_transitions", "threshold",
-                   "window", "lowercase_share", "random_state", "second_stage", "context_folds")
-# Parameters added after models were first saved: a model file without them has these
-# values (a one-stage model, as every model was before the second stage existed).
-LATER_HYPERPARAMETERS = {"second_stage": False, "context_folds": 5}
 # Metadata keys that fit learns: key in the saved metadata -> attribute of the tagger.
 LEARNED_METADATA = (("hyperparameters", "hyperparameters_"),
                     ("training_tokens", "training_tokens_"),
                     ("training_documents", "training_documents_"))
-# A model file is not trusted: what load reads is capped and checked (see NameTagger.load).
-META_KEYS = ("format", "params", "classes", "metadata")
-MAX_META_BYTES = 10 * 2 ** 20
-MAX_CRFSUITE_BYTES = 200 * 2 ** 20
-MAX_ZIP_DIRECTORY_BYTES = 2 ** 20     # a model file has two members: some 200 bytes
-MAX_WINDOW = 10                       # tokens each side; the feature count grows with it
-MAX_CONTEXT_FOLDS = 20
-CONTEXT_MEMBER = "context.crfsuite"     # the second stage, in a two-stage model file
 # The second stage has few features: light regularisation.
 CONTEXT_C1 = 0.1
 CONTEXT_C2 = 0.1
@@ -73,7 +47,8 @@ class NameTagger(Parameters):
     ``second_stage``: also learn a second CRF over the first one's marginals pooled by
     token type in the post, thread, author's posts and board (``model/context.py``),
     trained on first-stage scores cross-validated in ``context_folds`` folds (grouped by
-    thread), so it learns how far to trust them on text the first stage has not seen.
+    thread as ``mmbdeid crossval`` groups them: :mod:`mmbdeid.model.folds`), so it learns
+    how far to trust them on text the first stage has not seen.
 
     ``metadata`` is the training job's description of the model (data, version, how the
     threshold was chosen); it is saved with the model. ``fit`` neither reads nor changes
@@ -107,7 +82,7 @@ class NameTagger(Parameters):
         """``TypeError`` / ``ValueError`` naming the first parameter that is wrong (as
         scikit-learn estimators do, checked when used, not when set)."""
         for name, value in self._hyperparameters().items():
-            _PARAM_CHECKS[name](value, name)
+            PARAM_CHECKS[name](value, name)
         if self.metadata is not None and not isinstance(self.metadata, dict):
             raise TypeError("metadata must be a dict or None, not %s"
                             % checks.kind_of(self.metadata))
@@ -125,10 +100,11 @@ class NameTagger(Parameters):
         ``progress(what, done, total)`` hears of the features of each training document
         and of each L-BFGS iteration (the command line shows it).
 
-        ``documents`` may be posts as a user holds them (see :func:`as_training_data`):
-        texts with ``labels`` their gold spans, or annotated post dicts with ``text`` and
-        ``spans`` (``labels`` None); their statistics are built from them when ``stats``
-        is None, as ``mmbdeid train`` does. Tokenised documents take one label per token.
+        ``documents`` may be posts as a user holds them (see
+        :func:`~mmbdeid.model.training.as_training_data`): texts with ``labels`` their
+        gold spans, or annotated post dicts with ``text`` and ``spans`` (``labels``
+        None); their statistics are built from them when ``stats`` is None, as ``mmbdeid
+        train`` does. Tokenised documents take one label per token.
         """
         self.check_params()
         documents, labels, built_stats = as_training_data(documents, labels)
@@ -141,10 +117,10 @@ class NameTagger(Parameters):
             if unknown:
                 raise ValueError("unknown labels %s; expected %s" % (sorted(unknown), LABELS))
         featurizer = Featurizer(stats, window=self.window)
-        copies, copy_labels = _with_lowercase_copies(documents, labels, self.lowercase_share,
-                                                     self.random_state)
+        copies, copy_labels = with_lowercase_copies(documents, labels, self.lowercase_share,
+                                                    self.random_state)
         y = [list(seq) for seq in copy_labels]
-        self.model_bytes_, self.classes_ = _train_crf(
+        self.model_bytes_, self.classes_ = train_crf(
             (featurizer.document_items(d) for d in copies), y, self.c1, self.c2,
             self.max_iterations, self.all_possible_transitions, progress)
         self.context_bytes_ = None
@@ -152,7 +128,7 @@ class NameTagger(Parameters):
         if self.second_stage:
             scores = self._cross_validated_scores(documents, labels, stats, groups)
             table = ContextTable.of(documents, scores)
-            self.context_bytes_, _ = _train_crf(
+            self.context_bytes_, _ = train_crf(
                 (context_items(d, s, table, i) for i, (d, s) in enumerate(zip(documents,
                                                                               scores))),
                 [list(seq) for seq in labels], CONTEXT_C1, CONTEXT_C2, self.max_iterations,
@@ -175,16 +151,14 @@ class NameTagger(Parameters):
         see it: the second stage must learn from scores like those of new text, not from
         the over-confident scores of the training data."""
         if groups is None:
-            groups = [(d.board, d.thread) if d.thread else ("", "#%d" % i)
-                      for i, d in enumerate(documents)]
-        folds = _fold_of_groups(groups, self.context_folds, self.random_state)
+            groups = thread_groups(documents)
+        # as many folds as groups where there are fewer (at least 2: else an error)
+        folds = group_folds(groups, min(self.context_folds, max(2, len(set(groups)))))
+        from sklearn.base import clone  # training only: the import is heavy
         scores: List[list] = [[] for _ in documents]
-        for fold in range(self.context_folds):
-            inside = [i for i, f in enumerate(folds) if f != fold]
-            outside = [i for i, f in enumerate(folds) if f == fold]
-            if not outside:
-                continue
-            from sklearn.base import clone  # training only: the import is heavy
+        for outside in folds:
+            held = set(outside)
+            inside = [i for i in range(len(documents)) if i not in held]
             first = clone(self).set_params(second_stage=False, metadata=None)
             first.fit([documents[i] for i in inside], [labels[i] for i in inside], stats)
             featurizer = first.featurizer(stats)
@@ -330,29 +304,19 @@ class NameTagger(Parameters):
         self.__dict__.update(state)
 
     def save(self, path: str) -> None:
-        """One zip file: the crfsuite model and a JSON file of parameters and metadata.
-        Parameters that ``load`` would refuse are refused here (nothing is written).
+        """One zip file: the crfsuite model and a JSON file of parameters and metadata
+        (:mod:`mmbdeid.model.model_file`). Parameters that ``load`` would refuse are
+        refused here (nothing is written).
 
         The file is private (mode 0600): the model's token features hold words of the
         training posts verbatim, names and usernames among them."""
         params = self._hyperparameters()
-        for name in HYPERPARAMETERS:
-            problem = _param_problem(name, params[name])
-            if problem:
-                raise InputError("not saved: model parameter %s" % problem, path)
-        meta = {"format": MODEL_FORMAT, "params": params,
-                "classes": self.classes_, "metadata": self.metadata_}
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr("model.crfsuite", self.model_bytes_)
-            if self.has_second_stage:
-                archive.writestr(CONTEXT_MEMBER, self.context_bytes_)
-            archive.writestr("meta.json", json.dumps(meta, indent=2, sort_keys=True))
-        if os.fspath(path) == STDIO:
-            raise InputError("a model cannot go to standard output: give a file", path)
-        # private: a model's token features hold names; a device or FIFO is streamed to
-        with atomic_binary_output(path, private=True) as handle:
-            handle.write(buffer.getvalue())
+        problem = first_problem(params)
+        if problem:
+            raise InputError("not saved: model parameter %s" % problem, path)
+        write_model_file(path, ModelFile(
+            params, self.classes_, self.metadata_, self.model_bytes_,
+            self.context_bytes_ if self.has_second_stage else None))
 
     @classmethod
     def default(cls) -> "NameTagger":
@@ -361,190 +325,26 @@ class NameTagger(Parameters):
 
     @classmethod
     def load(cls, path: Optional[str] = None) -> "NameTagger":
-        """A saved model (None: the bundled default model), checked before use: every way a model file can be wrong (not a
-        zip, a member too large, meta.json not a JSON object of the known format, a
-        parameter unknown, missing, of the wrong type or out of range, classes that are
-        not the name labels, crfsuite bytes that crfsuite could not read safely) is an
-        ``InputError`` naming the file, never a crash, a traceback or a huge allocation."""
+        """A saved model (None: the bundled default model), checked before use: every way
+        a model file can be wrong is an ``InputError`` naming the file, never a crash
+        (:func:`~mmbdeid.model.model_file.read_model_file`)."""
         if path is None:
             path = default_model_path()
-        meta_bytes, model_bytes, context_bytes = _read_model_file(path)
-        params, classes, metadata = _check_meta(meta_bytes, path)
-        try:
-            summary = check_model_bytes(model_bytes)
-        except CrfsuiteFormatError as error:
-            raise InputError("corrupt crfsuite model (%s)" % error, path)
-        if sorted(summary.labels) != sorted(classes):
-            raise InputError("the crfsuite model's labels %s are not the classes %s"
-                             % (_short(summary.labels), _short(classes)), path)
-        if context_bytes is not None:
-            try:
-                context_summary = check_model_bytes(context_bytes)
-            except CrfsuiteFormatError as error:
-                raise InputError("corrupt second-stage crfsuite model (%s)" % error, path)
-            if not set(context_summary.labels) <= set(LABELS):
-                raise InputError("the second stage's labels %s are not name labels"
-                                 % _short(context_summary.labels), path)
-        # A window smaller than the one the model was trained with would silently drop
-        # the features beyond it (the featurizer prefixes them "%+d:" by offset).
-        beyond = "|".join(str(d) for d in range(params["window"] + 1, MAX_WINDOW + 2))
-        found = re.search("\0([+-](?:%s)):" % beyond, "\0" + summary.attributes)
-        if found:
-            raise InputError("the model has features at token offset %s but its window is %d"
-                             % (found.group(1), params["window"]), path)
+        saved = read_model_file(path)
         learned = {}
-        metadata = _split_metadata(learned, metadata)
-        tagger = cls(**params, metadata=metadata)
-        tagger.model_bytes_ = model_bytes
-        tagger.context_bytes_ = context_bytes
-        tagger.classes_ = classes
+        metadata = _split_metadata(learned, saved.metadata)
+        tagger = cls(**saved.params, metadata=metadata)
+        tagger.model_bytes_ = saved.model_bytes
+        tagger.context_bytes_ = saved.context_bytes
+        tagger.classes_ = saved.classes
         tagger.__dict__.update(learned)
         try:
             tagger._crf_tagger()
-            if context_bytes is not None:
+            if saved.context_bytes is not None:
                 tagger.context_marginals([["bias"]])
         except Exception as error:  # crfsuite refuses a corrupt model with a bare error
             raise InputError("corrupt crfsuite model (%s)" % error, path)
         return tagger
-
-
-def _short(value) -> str:
-    """A value for an error message: its repr, on one line, cut short."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-# name -> its check (:mod:`mmbdeid.checks`, as the command line's options have them)
-_PARAM_CHECKS = {
-    "c1": functools.partial(checks.number, low=0.0),
-    "c2": functools.partial(checks.number, low=0.0),
-    "max_iterations": functools.partial(checks.whole_number, low=1),
-    "all_possible_transitions": checks.flag,
-    "threshold": checks.threshold,
-    "window": functools.partial(checks.whole_number, low=0, high=MAX_WINDOW),
-    "lowercase_share": functools.partial(checks.number, low=0.0, high=1.0),
-    "random_state": checks.whole_number,
-    "second_stage": checks.flag,
-    "context_folds": functools.partial(checks.whole_number, low=2, high=MAX_CONTEXT_FOLDS),
-}
-assert set(_PARAM_CHECKS) == set(HYPERPARAMETERS)
-
-
-def _param_problem(name: str, value) -> Optional[str]:
-    """What is wrong with a hyperparameter value, or None."""
-    try:
-        _PARAM_CHECKS[name](value, name)
-    except (TypeError, ValueError) as error:
-        return str(error)
-    return None
-
-
-class _CappedReads:
-    """A model file for ``zipfile`` whose reads are capped while the zip directory is
-    read: a directory of millions of members would take gigabytes as ``ZipInfo``s."""
-
-    def __init__(self, handle, cap: Optional[int]):
-        self.handle = handle
-        self.cap = cap
-
-    def read(self, size: int = -1) -> bytes:
-        if self.cap is None or (size is not None and 0 <= size <= self.cap):
-            return self.handle.read(size)
-        if size is None or size < 0:            # the rest: at most the cap (/dev/zero...)
-            data = self.handle.read(self.cap + 1)
-            if len(data) <= self.cap:
-                return data
-        raise zipfile.BadZipFile("a zip directory of more than %d bytes: not a model file"
-                                 % self.cap)
-
-    def __getattr__(self, name):            # seek, tell, seekable, ...
-        return getattr(self.handle, name)
-
-
-def _read_model_file(path: str) -> Tuple[bytes, bytes, Optional[bytes]]:
-    """The bytes of meta.json, model.crfsuite and the second stage's crfsuite model (None
-    in a one-stage model), each read only up to its cap."""
-    try:
-        with open(path, "rb") as handle:
-            capped = _CappedReads(handle, MAX_ZIP_DIRECTORY_BYTES)
-            with zipfile.ZipFile(capped) as archive:
-                capped.cap = None
-                context = (_read_member(archive, CONTEXT_MEMBER, MAX_CRFSUITE_BYTES, path)
-                           if CONTEXT_MEMBER in archive.namelist() else None)
-                return (_read_member(archive, "meta.json", MAX_META_BYTES, path),
-                        _read_member(archive, "model.crfsuite", MAX_CRFSUITE_BYTES, path),
-                        context)
-    except FileNotFoundError:
-        raise InputError("model file not found", path)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError, OSError, EOFError,
-            RuntimeError, NotImplementedError, zlib.error) as error:
-        # RuntimeError: an encrypted member; NotImplementedError: an unknown compression
-        raise InputError("not an mmbdeid model file (%s)" % _one_line(error), path)
-
-
-def _read_member(archive: zipfile.ZipFile, name: str, cap: int, path: str) -> bytes:
-    try:
-        info = archive.getinfo(name)
-    except KeyError:
-        raise InputError("not an mmbdeid model file (no %s in it)" % name, path)
-    if info.file_size > cap:
-        raise InputError("%s is %d bytes: more than a model file has (at most %d)"
-                         % (name, info.file_size, cap), path)
-    with archive.open(info) as member:      # reads no more than file_size
-        data = member.read(cap + 1)
-    if len(data) != info.file_size:
-        raise InputError("%s is %d bytes, its zip entry says %d"
-                         % (name, len(data), info.file_size), path)
-    return data
-
-
-def _one_line(error: Exception) -> str:
-    """An exception's message on one line, cut short (it may quote the file's bytes)."""
-    text = " ".join(str(error).split()) or type(error).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _check_meta(meta_bytes: bytes, path: str) -> Tuple[dict, list, Optional[dict]]:
-    """The hyperparameters, classes and metadata of meta.json, each checked."""
-    try:
-        meta = json.loads(meta_bytes.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("meta.json is not UTF-8", path)
-    except (ValueError, RecursionError) as error:
-        raise InputError("meta.json is not JSON (%s)" % _one_line(error), path)
-    if not isinstance(meta, dict):
-        raise InputError("meta.json is not a JSON object", path)
-    unknown = sorted(set(meta) - set(META_KEYS))
-    if unknown:
-        raise InputError("meta.json has unknown keys %s" % _short(unknown), path)
-    if meta.get("format") != MODEL_FORMAT:
-        raise InputError("unknown model format %s (expected %r)"
-                         % (_short(meta.get("format")), MODEL_FORMAT), path)
-    params = meta.get("params")
-    if not isinstance(params, dict):
-        raise InputError("meta.json has no params object", path)
-    unknown = sorted(set(params) - set(HYPERPARAMETERS))
-    if unknown:
-        raise InputError("unknown model parameters %s" % _short(unknown), path)
-    params = {**LATER_HYPERPARAMETERS, **params}
-    missing = [name for name in HYPERPARAMETERS if name not in params]
-    if missing:
-        raise InputError("missing model parameters %s" % ", ".join(missing), path)
-    for name in HYPERPARAMETERS:
-        problem = _param_problem(name, params[name])
-        if problem:
-            raise InputError("model parameter " + problem, path)
-    classes = meta.get("classes")
-    if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes) \
-            or not set(classes) <= set(LABELS) or "O" not in classes \
-            or len(set(classes)) != len(classes):
-        raise InputError("model classes must be distinct labels of %s including 'O', got %s"
-                         % (", ".join(LABELS), _short(classes)), path)
-    metadata = meta.get("metadata")
-    if "metadata" in meta and not isinstance(metadata, dict):
-        raise InputError("model metadata must be a JSON object, got %s" % _short(metadata),
-                         path)
-    return params, classes, metadata
 
 
 def _split_metadata(learned: dict, metadata: Optional[dict]) -> Optional[dict]:
@@ -557,16 +357,6 @@ def _split_metadata(learned: dict, metadata: Optional[dict]) -> Optional[dict]:
     return metadata or None
 
 
-def _with_lowercase_copies(documents, labels, share: float, seed: int):
-    if share <= 0:
-        return list(documents), list(labels)
-    rng = random.Random(seed)
-    chosen = [i for i in range(len(documents)) if rng.random() < share]
-    copies = [dataclasses.replace(documents[i], tokens=[t.lower() for t in documents[i].tokens])
-              for i in chosen]
-    return list(documents) + copies, list(labels) + [labels[i] for i in chosen]
-
-
 def name_probability(marginals: Dict[str, float]) -> float:
     return marginals.get("NAME", 0.0) + marginals.get("USER", 0.0)
 
@@ -577,105 +367,6 @@ def name_label(marginals: Dict[str, float], threshold: float) -> str:
     return "O"
 
 
-def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
-    """``(documents, per-token labels, statistics or None)`` for :meth:`NameTagger.fit`.
-
-    Accepted, per item: a tokenised ``Document`` with its token labels (NAME/USER/O), as
-    the command line gives them; a text with its gold spans; a post dict (``text``, and
-    ``board``/``thread``/``author`` when known) with its gold spans, or carrying them in
-    a ``spans`` field (``labels`` None). Spans are ``{"start", "end", "label"}`` dicts
-    (the annotated-file form), ``(start, end, label)`` tuples or
-    :class:`~mmbdeid.spans.Span`. Texts and posts are tokenised, the spans become token
-    labels (pattern tokens adjusted as in training), and their corpus statistics are
-    built from them (third item); for documents it is None.
-    """
-    from ..files.corpora import labels_from_spans, training_labels
-    from ..spans import GOLD, Span
-    from ..text.document import Document
-    posts = list(posts)
-    if all(isinstance(p, Document) for p in posts):
-        if labels is None:
-            raise ValueError("tokenised documents need labels (one per token)")
-        return posts, labels, None
-    if labels is None:
-        if not all(isinstance(p, dict) and "spans" in p for p in posts):
-            raise ValueError("without labels, every post must be a dict with 'text' and "
-                             "'spans'")
-        labels = [p["spans"] for p in posts]
-    labels = list(labels)
-    if len(labels) != len(posts):
-        raise ValueError("%d posts but %d label lists" % (len(posts), len(labels)))
-    documents, token_labels = [], []
-    for number, (post, spans) in enumerate(zip(posts, labels), 1):
-        if isinstance(post, str):
-            post = {"text": post}
-        if not isinstance(post, dict) or not isinstance(post.get("text"), str):
-            raise ValueError("post %d: expected a text, a Document or a dict with a 'text' "
-                             "string" % number)
-        document = Document.from_post(post)
-        gold = []
-        for span in spans:
-            if isinstance(span, dict):
-                span = (span.get("start"), span.get("end"), span.get("label"))
-            elif isinstance(span, Span):
-                span = (span.start, span.end, span.label)
-            start, end, label = span
-            if label not in PERSON_LABELS:
-                raise ValueError("post %d: span label %r is not one of %s"
-                                 % (number, label, ", ".join(PERSON_LABELS)))
-            if not (isinstance(start, int) and isinstance(end, int)
-                    and 0 <= start < end <= len(document.original_text)):
-                raise ValueError("post %d: span %r-%r outside the text" % (number, start, end))
-            gold.append(Span(label, start, end, 1.0, GOLD))
-        documents.append(document)
-        labels_of_tokens = labels_from_spans(document.original_offsets, gold)
-        token_labels.append(training_labels(document, labels_of_tokens))
-    from .reference import corpus_stats
-    return documents, token_labels, corpus_stats(documents)
-
-
 def default_model_path() -> str:
     from importlib import resources
     return str(resources.files("mmbdeid.bundled").joinpath("default.mmbdeid"))
-
-
-def _train_crf(items, labels: List[List[str]], c1: float, c2: float, max_iterations: int,
-               all_possible_transitions: bool, progress: Optional[TrainingProgress] = None
-               ) -> Tuple[bytes, List[str]]:
-    """crfsuite model bytes and classes learned from items and labels. ``progress`` hears
-    of each document's features and each L-BFGS iteration (see :class:`TrainingProgress`)."""
-    import sklearn_crfsuite  # imported here: only training needs it
-
-    def featurised():
-        for done, document_items in enumerate(items, 1):
-            if progress is not None:
-                progress("features", done, len(labels))
-            yield document_items
-
-    class Trainer(pycrfsuite.Trainer):
-        # crfsuite reports iterations only to a verbose trainer, whose message() prints
-        # its log to stdout: parse the log here instead, print nothing.
-        def __init__(self, *args, **kwargs):
-            kwargs["verbose"] = progress is not None
-            super().__init__(*args, **kwargs)
-
-        def message(self, message):
-            if progress is not None and self.logparser.feed(message) == "iteration":
-                progress("iterations", self.logparser.last_iteration.get("num", 0),
-                         max_iterations)
-
-    crf = sklearn_crfsuite.CRF(algorithm="lbfgs", c1=c1, c2=c2, max_iterations=max_iterations,
-                               all_possible_transitions=all_possible_transitions,
-                               trainer_cls=Trainer)
-    crf.fit(list(featurised()), labels)
-    with open(crf.modelfile.name, "rb") as handle:
-        return handle.read(), list(crf.classes_)
-
-
-def _fold_of_groups(groups: Sequence, folds: int, seed: int) -> List[int]:
-    """A fold per document: groups shuffled with ``seed``, then dealt round-robin, so
-    the posts of one thread never sit on both sides of a split."""
-    distinct = sorted(set(groups), key=repr)
-    random.Random(seed).shuffle(distinct)
-    fold_of = {group: i % folds for i, group in enumerate(distinct)}
-    return [fold_of[group] for group in groups]

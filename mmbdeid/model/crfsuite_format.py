@@ -1,4 +1,4 @@
-"""A structural check of crfsuite model bytes before python-crfsuite opens them.
+"""crfsuite's model format: the one reader of crfsuite model bytes, checked before use.
 
 crfsuite trusts its model file: it reads every offset and count in it without a bounds
 check, so corrupted bytes (a bad offset in the header, a truncated file, a flipped byte in a
@@ -8,7 +8,8 @@ tagged, or an endless loop or a huge allocation (a label count of 2**31). This m
 the same structures the way crfsuite 0.12 (as bundled in python-crfsuite: ``crf1d_model.c``,
 ``cqdb.c``, ``crf1d_tag.c``) reads them and checks that everything crfsuite will follow lies
 inside the buffer and is consistent, so that crfsuite's reads and writes stay inside its
-buffers and its loops end:
+buffers and its loops end (:func:`check_model_bytes`); the model's weights are read from
+the checked tables (:func:`read_weights`, for the marginals of :mod:`mmbdeid.crf`). Checked:
 
 * the file header: magic ``lCRF``, type ``FOMC``, version 100, the stored size equal to the
   length (``num_features`` is left 0 by crfsuite's writer and never read);
@@ -29,7 +30,7 @@ buffers and its loops end:
 It is cheap: numpy over the arrays, a few milliseconds for the 1 MB default model.
 """
 import struct
-from typing import List, NamedTuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional
 
 import numpy as np
 
@@ -53,14 +54,32 @@ class CrfsuiteFormatError(ValueError):
     """The bytes are not a crfsuite CRF1d model that crfsuite can read safely."""
 
 
-class ModelSummary(NamedTuple):
+class References(NamedTuple):
+    """The features of each label (transitions) or attribute (state features)."""
+    ids: np.ndarray          # feature ids, source after source, each in file order
+    counts: np.ndarray       # how many features each source has, by source id
+
+
+class CheckedModel(NamedTuple):
+    """The tables of crfsuite model bytes that passed :func:`check_model_bytes`."""
     labels: List[str]        # by label id
     attributes: str          # every attribute, each followed by a NUL, by attribute id
+    features: np.ndarray     # FEATURE records by feature id
+    transitions: References  # by source label
+    states: References       # by source attribute
 
 
-def check_model_bytes(data: bytes) -> ModelSummary:
+class ModelWeights(NamedTuple):
+    """A linear-chain CRF's weights as its marginals use them."""
+    labels: List[str]                   # by label id
+    transitions: List[List[float]]      # [from label][to label]
+    attribute_index: Dict[str, int]     # attribute -> its row of ``state_weights``
+    state_weights: np.ndarray           # (rows x labels); row 0 is zeros (padding)
+
+
+def check_model_bytes(data: bytes) -> CheckedModel:
     """Check crfsuite model bytes (see the module docstring); raise CrfsuiteFormatError
-    with what is wrong, else return the labels and attributes."""
+    with what is wrong, else return their tables."""
     size = len(data)
     if size <= HEADER.size:
         raise CrfsuiteFormatError("%d bytes: shorter than a crfsuite model header" % size)
@@ -89,14 +108,46 @@ def check_model_bytes(data: bytes) -> ModelSummary:
         fid = int(np.argmax(bad))
         raise CrfsuiteFormatError("feature %d is not a valid state or transition feature" % fid)
     # crfsuite's writer keeps two spare (zero) label references beyond the labels
-    transition_ids = _references(buffer, data, off_labelrefs, b"LFRF", n_labels, n_labels + 2,
-                                 features, TRANSITION, "label")
-    state_ids = _references(buffer, data, off_attrrefs, b"AFRF", n_attrs, n_attrs,
-                            features, STATE, "attribute")
-    counts = np.bincount(np.concatenate([transition_ids, state_ids]), minlength=len(features))
+    transitions = _references(buffer, data, off_labelrefs, b"LFRF", n_labels, n_labels + 2,
+                              features, TRANSITION, "label")
+    states = _references(buffer, data, off_attrrefs, b"AFRF", n_attrs, n_attrs,
+                         features, STATE, "attribute")
+    counts = np.bincount(np.concatenate([transitions.ids, states.ids]), minlength=len(features))
     if len(counts) != len(features) or (counts != 1).any():
         raise CrfsuiteFormatError("feature references do not refer to each feature once")
-    return ModelSummary(labels.split("\0")[:-1], attributes)
+    return CheckedModel(labels.split("\0")[:-1], attributes, features, transitions, states)
+
+
+def read_weights(data: bytes, known: Optional[FrozenSet[str]] = None) -> ModelWeights:
+    """The weights of crfsuite model bytes, checked first (CrfsuiteFormatError). Only
+    attributes with a state feature get a row, and given ``known``, only those in it."""
+    model = check_model_bytes(data)
+    size = len(model.labels)
+    features = model.features
+    # crf1dt_transition_score: trans[i][dst] = weight, in reference order
+    transitions = [[0.0] * size for _ in range(size)]
+    ids, counts = model.transitions
+    sources = np.repeat(np.arange(size), counts).tolist()
+    for source, dst, weight in zip(sources, features["dst"][ids].tolist(),
+                                   features["weight"][ids].tolist()):
+        transitions[source][dst] = weight
+    names = model.attributes.split("\0")[:-1]
+    ids, counts = model.states
+    kept = [aid for aid, (name, count) in enumerate(zip(names, counts.tolist()))
+            if count and (known is None or name in known)]
+    row_of = np.zeros(len(names), dtype=np.intp)
+    row_of[np.array(kept, dtype=np.intp)] = np.arange(1, len(kept) + 1)
+    rows = row_of[np.repeat(np.arange(len(names)), counts)]
+    chosen = rows > 0
+    rows, ids = rows[chosen], ids[chosen]
+    destinations = features["dst"][ids].astype(np.intp)
+    if len(np.unique(rows * size + destinations)) != len(rows):
+        # one sum per label per attribute is what the weight table can hold
+        raise CrfsuiteFormatError("an attribute has two state features for one label")
+    weights = np.zeros((len(kept) + 1, size), dtype=np.float64)
+    weights[rows, destinations] = features["weight"][ids]
+    index = {names[aid]: row for row, aid in enumerate(kept, 1)}
+    return ModelWeights(model.labels, transitions, index, weights)
 
 
 def _chunk(data: bytes, offset: int, chunk_id: bytes, what: str):
@@ -218,9 +269,9 @@ def _strings(buffer: np.ndarray, data: bytes, offset: int, expected: int, what: 
 
 
 def _references(buffer: np.ndarray, data: bytes, offset: int, chunk_id: bytes, expected: int,
-                most: int, features: np.ndarray, kind: int, what: str) -> np.ndarray:
+                most: int, features: np.ndarray, kind: int, what: str) -> References:
     """Check the feature references of each of ``expected`` labels or attributes (as
-    ``crf1dm_get_labelref``/``crf1dm_get_attrref`` read them); return the feature ids."""
+    ``crf1dm_get_labelref``/``crf1dm_get_attrref`` read them); return them."""
     size, count = _chunk(data, offset, chunk_id, what + " reference")
     where = "the %s references" % what
     if not expected <= count <= most or CHUNK.size + 4 * count > size:
@@ -239,4 +290,4 @@ def _references(buffer: np.ndarray, data: bytes, offset: int, chunk_id: bytes, e
     source = np.repeat(np.arange(expected, dtype=np.int64), lengths)
     if (features["type"][ids] != kind).any() or (features["src"][ids] != source).any():
         raise CrfsuiteFormatError("%s refer to features of another %s" % (where, what))
-    return ids
+    return References(ids, lengths)
