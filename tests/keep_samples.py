@@ -13,7 +13,8 @@ from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
 
-SAMPLES = Path(__file__).resolve().parents[1] / "corpora_samples"
+from paths import SAMPLES as SAMPLES_DIR
+SAMPLES = Path(SAMPLES_DIR)
 
 
 def read_sample(name):

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 sys.path.insert(0, os.path.join(REPO, "benchmarks"))
 import stages  # noqa: E402
 import synthetic_dump  # noqa: E402

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 SAMPLE = os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")
 
 CHECK = """

@@ -20,7 +20,8 @@ from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
 
-ROOT = Path(__file__).resolve().parents[1]
+from paths import REPO
+ROOT = Path(REPO)
 SAMPLE = ROOT / "corpora_samples" / "name_parts.annotated.jsonl"
 RECORDS = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()
            if line.strip()]

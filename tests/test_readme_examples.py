@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+import paths
+
+README = Path(paths.README)
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # module a block imports -> the optional extra it needs
 OPTIONAL = {"pandas": "pandas", "spacy": "spacy", "presidio_analyzer": "presidio_analyzer",

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "corpora_samples"
+import paths
+
+ROOT = Path(paths.REPO)
+SAMPLES = Path(paths.SAMPLES)
 ANNOTATED = SAMPLES / "health_boards.annotated.jsonl"
 DEMO_JSONL = SAMPLES / "demo_dump.jsonl"
 DEMO_CSV = SAMPLES / "demo_dump.csv"

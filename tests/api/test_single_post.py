@@ -4,14 +4,12 @@
 The posts are the bundled demo dump and texts written for these tests (all fictional).
 """
 import json
-import os
 
 import pytest
 
 import mmbdeid
 
-DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "corpora_samples", "demo_dump.jsonl")
+from paths import DEMO_DUMP as DEMO
 
 
 @pytest.mark.parametrize("call", [mmbdeid.scrub, lambda text, **fields:

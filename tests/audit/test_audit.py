@@ -16,7 +16,7 @@ from mmbdeid.lexicon.usernames import username_variants
 
 from documents import replace_spans
 
-SAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "corpora_samples")
+from paths import SAMPLES
 
 
 def write_jsonl(path, records):

@@ -16,7 +16,7 @@ import pytest
 from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 
 # Fictional posts; the names are what must never reach stderr.
 NAMES = ("Marguerite", "Okonkwo", "quiltmom_bev", "Haverford")
@@ -104,7 +104,7 @@ def test_statistics_of_another_dump_are_refused(tmp_path, capsys, tiny_model_pat
 
 
 def test_statistics_made_by_train_are_not_a_dumps(tmp_path, capsys, tiny_model_path):
-    from conftest import TINY
+    from paths import TINY
     stats = str(tmp_path / "train.stats")
     assert main(["train", TINY, "-o", str(tmp_path / "m.mmbdeid"), "--stats", stats,
                  "--max-iterations", "5"]) == 0
@@ -309,7 +309,7 @@ def test_a_post_over_the_length_limit_is_a_bad_record(tmp_path, capsys, tiny_mod
     ("--lowercase-share", "1.5"), ("--lowercase-share", "x"),
 ])
 def test_training_options_are_checked_before_training(tmp_path, capsys, option, value):
-    from conftest import TINY
+    from paths import TINY
     status, err = run(["train", TINY, "-o", str(tmp_path / "m.mmbdeid"), option, value],
                       capsys)
     assert status == 2 and len(err) == 1 and option in err[0]

@@ -21,7 +21,7 @@ from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger
 from mmbdeid.text.document import Document
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 sys.path.insert(0, os.path.join(REPO, "benchmarks"))
 import synthetic_dump  # noqa: E402
 

@@ -30,7 +30,7 @@ from mmbdeid.text.tokenize import span_tokenize
 
 from documents import document_of_tokens
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 SAMPLES = [os.path.join(REPO, "corpora_samples", name)
            for name in ("demo_dump.jsonl", "health_boards.annotated.jsonl")]
 

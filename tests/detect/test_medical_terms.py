@@ -12,12 +12,13 @@ from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
 from mmbdeid.lexicon.wordlists import KEEP_LISTS, WORDLISTS, load_wordlist
 from mmbdeid.text.document import Document
 
+import paths
 from documents import replace_spans
 
 NOT_PERSON_STEPS = ("gazetteer-phrases", "places", "organisations", "institutions",
                     "prefixed-places", "calendar", "devices", "acronyms", "file-extensions",
                     "demonyms")
-LEXICONS = Path(__file__).resolve().parents[1] / "lexicons"
+LEXICONS = Path(paths.LEXICONS)
 
 
 # --- the lists -------------------------------------------------------------------------

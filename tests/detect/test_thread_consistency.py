@@ -15,9 +15,8 @@ from mmbdeid.detect.consistency import (NameEvidence, Seen, can_be_the_name, mat
 from mmbdeid.spans import CONSISTENCY, CRF, USERNAME, Span, raise_spans
 from mmbdeid.text.document import Document
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-THREADS = os.path.join(os.path.dirname(HERE), "corpora_samples",
-                       "thread_names.annotated.jsonl")
+from paths import SAMPLES
+THREADS = os.path.join(SAMPLES, "thread_names.annotated.jsonl")
 
 MAREN = {"maren": Seen(0.9, "NAME", ("Maren",))}
 FAITH = {"faith": Seen(0.8, "NAME", ("Faith", "faith"))}

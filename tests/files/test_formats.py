@@ -16,8 +16,8 @@ from mmbdeid.files.postfile import FieldNames, PostFile
 from mmbdeid.files.post_writer import post_output
 from mmbdeid.files.posts import read_posts
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "bin", "mmbdeid")
+from paths import BIN as BIN_DIR
+BIN = os.path.join(BIN_DIR, "mmbdeid")
 
 # Every field a string and present in every post, so that CSV/TSV/Parquet hold them as is.
 FIELDS = ["id", "board", "thread", "author", "text", "note"]

@@ -238,7 +238,7 @@ def test_conll_empty_file(tmp_path):
     assert "empty file" in error.message
 
 
-WNUT_STYLE = os.path.join(os.path.dirname(__file__), "fixtures", "wnut_style.conll")
+from paths import WNUT_STYLE  # noqa: E402
 
 
 def test_wnut_style_file_reads():

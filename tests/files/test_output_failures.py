@@ -13,11 +13,11 @@ import threading
 
 import pytest
 
-from conftest import TINY
+from paths import TINY
 from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 
 # Fictional posts.
 POSTS = [

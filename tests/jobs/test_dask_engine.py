@@ -18,7 +18,7 @@ from mmbdeid.errors import InputError, Stopped
 
 distributed = pytest.importorskip("distributed")
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO, TINY
 
 POSTS = [{"id": "p%d" % i, "board": "bc" if i % 3 else "ra", "thread": "t%d" % (i // 4),
           "author": ["kaygirl", "boo", "hippie96321", "tiger"][i % 4],
@@ -126,8 +126,7 @@ def scrubbed(dump, out, model, *engine):
 def weak_model_path(tmp_path_factory):
     """Another model (one iteration, heavy L1): it removes other words than the tiny one."""
     path = str(tmp_path_factory.mktemp("weak") / "weak.mmbdeid")
-    assert main(["train", os.path.join(os.path.dirname(__file__), "fixtures",
-                                       "tiny_board.annotated.jsonl"),
+    assert main(["train", TINY,
                  "-o", path, "--max-iterations", "1", "--c1", "50", "--quiet"]) == 0
     return path
 

@@ -12,7 +12,7 @@ import pytest
 from mmbdeid.cli import main
 from mmbdeid.jobs.progress import Progress
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 
 
 def write_dump(path, n, bad_lines=()):

@@ -19,7 +19,7 @@ from mmbdeid.cli import main
 from mmbdeid.errors import InputError
 from mmbdeid.jobs.local import IN_FLIGHT_PER_JOB, ordered_map
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 HANG_SECONDS = 60       # a regression fails after this long instead of hanging
 
 

@@ -60,8 +60,9 @@ from mmbdeid.detect.analyzer import Analyzer  # noqa: E402
 from mmbdeid.model.reference import corpus_stats  # noqa: E402
 from mmbdeid.model.tagger import NameTagger, default_model_path  # noqa: E402
 
-LOWERCASE = Path(__file__).resolve().parents[1] / "corpora_samples" / \
-    "lowercase_names.annotated.jsonl"
+from paths import SAMPLES  # noqa: E402
+
+LOWERCASE = Path(SAMPLES) / "lowercase_names.annotated.jsonl"
 RECORDS = [json.loads(line) for line in LOWERCASE.read_text(encoding="utf-8").splitlines()
            if line.strip()]
 # Gold names the default model misses, with the reason; a retrained model that finds one

@@ -25,7 +25,7 @@ from mmbdeid.model.crfsuite_check import (CrfsuiteFormatError, HEADER,
                                           check_model_bytes)
 from mmbdeid.model.tagger import NameTagger, default_model_path
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 DEFAULT = default_model_path()
 POSTS = [
     {"id": "m1", "board": "b", "thread": "t1", "author": "quiltmom_bev",

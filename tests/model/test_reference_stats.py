@@ -12,7 +12,7 @@ from mmbdeid.model.reference import (REFERENCE_PATH, CombinedStats, ReferenceSta
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.text.document import Document
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 SAMPLE = os.path.join(REPO, "corpora_samples", "health_boards.annotated.jsonl")
 POST = "Hi Marjorie,\nSo sorry about your mom. Thanks for the update Marjorie\nHugs,\nBarb"
 

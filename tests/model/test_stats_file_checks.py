@@ -14,7 +14,7 @@ from jsonl_files import write_jsonl
 from mmbdeid.cli import main
 from mmbdeid.model.stats import DumpFingerprint
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO
 
 # Fictional posts.
 POSTS = [

@@ -261,7 +261,7 @@ def test_deterministic_across_instances_and_seeds():
 
 def test_deterministic_across_processes():
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    from paths import REPO as root
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                          text=True, check=True).stdout.strip()

@@ -7,7 +7,7 @@ import pytest
 from mmbdeid.lexicon.wordlists import load_first_name_female_shares
 from mmbdeid.people.gender import gender_of_share, name_gender, username_gender_name
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO as ROOT
 
 
 @pytest.mark.parametrize("name, gender", [

@@ -2,7 +2,6 @@
 post's author, apply every line of an edited map, and scrub their own output to itself
 (issue 18, items 3-5). Fictional posts; the default model."""
 import difflib
-import os
 import re
 
 import pytest
@@ -85,9 +84,7 @@ def test_new_people_are_numbered_after_the_pseudonyms_in_the_texts(tmp_path):
 
 
 # -- scrubbing the bundled fictional data twice -------------------------------------------
-DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "corpora_samples", "demo_dump.jsonl")
-SAMPLE = os.path.join(os.path.dirname(DEMO), "health_boards.annotated.jsonl")
+from paths import DEMO_DUMP as DEMO, SAMPLE_CORPUS as SAMPLE  # noqa: E402
 _PIECES = re.compile(r"\[(?:[A-Z]+|[UP]\d+)\]|\w+|\S")
 
 
