@@ -22,12 +22,12 @@ def read_sample(name):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def scrub_sample(records):
-    """Post id -> (document, spans) from the standard scrub chain with the default model
-    and the sample's own corpus statistics, pooled with the reference statistics as
-    ``scrub`` pools a small input's."""
+def scrub_sample(records, tagger):
+    """Post id -> (document, spans) from the standard scrub chain with ``tagger`` (the
+    default model: conftest's ``default_tagger``) and the sample's own corpus statistics,
+    pooled with the reference statistics as ``scrub`` pools a small input's."""
     documents = [Document.from_post(record) for record in records]
-    analyzer = Analyzer.build(NameTagger.load(default_model_path()),
+    analyzer = Analyzer.build(tagger,
                               with_reference(CorpusStats.build(documents)))
     return {record["id"]: (document, analyzer.analyze(document))
             for record, document in zip(records, documents)}

@@ -1,13 +1,12 @@
 """bench_scrub.py --profile: the stage profiler runs both passes and accounts for every
 stage of either tagger (its figures are the benchmark's business, not a test's)."""
 import json
-import os
 import sys
 
 import pytest
 
-from paths import REPO
-sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+from paths import BENCHMARKS
+sys.path.insert(0, BENCHMARKS)
 import stages  # noqa: E402
 import synthetic_dump  # noqa: E402
 

@@ -6,8 +6,7 @@ import os
 import subprocess
 import sys
 
-from paths import REPO
-SAMPLE = os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")
+from paths import DEMO_DUMP as SAMPLE, REPO
 
 CHECK = """
 import json, os, mmbdeid

@@ -9,7 +9,6 @@ import pytest
 
 import paths
 
-ROOT = Path(paths.REPO)
 SAMPLES = Path(paths.SAMPLES)
 ANNOTATED = SAMPLES / "health_boards.annotated.jsonl"
 DEMO_JSONL = SAMPLES / "demo_dump.jsonl"
@@ -18,7 +17,8 @@ FIELDS = ["id", "board", "thread", "author", "parent", "time", "text"]
 
 
 def _load_builder():
-    spec = importlib.util.spec_from_file_location("build_sample", ROOT / "tools" / "build_sample.py")
+    spec = importlib.util.spec_from_file_location("build_sample",
+                                                  Path(paths.TOOLS) / "build_sample.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -8,7 +8,6 @@ import resource
 import stat
 import subprocess
 import sys
-import tempfile
 import zipfile
 
 import pytest
@@ -131,13 +130,10 @@ def test_paths_with_uri_characters_work(tmp_path, tiny_model_path, odd, monkeypa
 @pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
 @pytest.mark.parametrize("last, status", [({"id": "f5", "text": "Bye."}, 0),
                                           ({"id": "bad"}, 2)], ids=["success", "error"])
-def test_a_run_leaves_nothing_in_the_temporary_directory(tmp_path, monkeypatch,
+def test_a_run_leaves_nothing_in_the_temporary_directory(tmp_path, private_tmp,
                                                          tiny_model_path, jobs, mode, last,
                                                          status):
-    private = tmp_path / "tmp"          # the run's TMPDIR, the workers' too
-    private.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(private))
-    monkeypatch.setenv("TMPDIR", str(private))
+    private = private_tmp               # the run's TMPDIR, the workers' too
     dump = dump_file(tmp_path, POSTS + [last])
     assert main(["scrub", dump, "-o", str(tmp_path / "o.jsonl"), "--mode", mode,
                  "--model", tiny_model_path, "-q", "-j", jobs]) == status

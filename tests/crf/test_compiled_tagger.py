@@ -3,7 +3,6 @@ every token of the sample, the demo dump and a synthetic dump, for one- and two-
 models, whatever the batching, cache size or post length."""
 import itertools
 import json
-import os
 import sys
 
 import numpy as np
@@ -21,8 +20,8 @@ from mmbdeid.model.stats import CorpusStats
 from mmbdeid.model.tagger import NameTagger
 from mmbdeid.text.document import Document
 
-from paths import REPO
-sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+from paths import BENCHMARKS, DEMO_DUMP
+sys.path.insert(0, BENCHMARKS)
 import synthetic_dump  # noqa: E402
 
 TOLERANCE = 1e-6
@@ -34,18 +33,12 @@ def _documents(path):
 
 
 @pytest.fixture(scope="module")
-def tagger():
-    return NameTagger.load()
-
-
-@pytest.fixture(scope="module")
-def corpora(tmp_path_factory):
+def corpora(tmp_path_factory, sample_labelled, demo_documents):
     synthetic = str(tmp_path_factory.mktemp("synthetic") / "dump.jsonl")
     synthetic_dump.generate(400, synthetic, seed=3)
     return {
-        "sample": [d.document for d in load_labelled(
-            os.path.join(REPO, "corpora_samples", "health_boards.annotated.jsonl"))],
-        "demo dump": _documents(os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")),
+        "sample": [d.document for d in sample_labelled],
+        "demo dump": demo_documents,
         "synthetic dump": _documents(synthetic),
     }
 
@@ -73,11 +66,11 @@ def _largest_difference(a, b):
 
 
 @pytest.mark.parametrize("name", ["sample", "demo dump", "synthetic dump"])
-def test_marginals_equal_crfsuites_on_every_token(tagger, corpora, name):
+def test_marginals_equal_crfsuites_on_every_token(default_tagger, corpora, name):
     documents = corpora[name]
     stats = CorpusStats.build(documents)
-    expected = _crfsuite_marginals(tagger, stats, documents)
-    got = _compiled_marginals(tagger, stats, documents)
+    expected = _crfsuite_marginals(default_tagger, stats, documents)
+    got = _compiled_marginals(default_tagger, stats, documents)
     assert sum(map(len, got)) > 1000
     assert _largest_difference(got, expected) <= TOLERANCE
 
@@ -88,28 +81,28 @@ def test_marginals_equal_crfsuites_on_every_token(tagger, corpora, name):
     (64, 600, 4096),          # a tiny type table: forgotten and refilled many times
     (64, 100_000, 40),        # most posts by the bounded-memory path
 ])
-def test_batching_cache_size_and_long_posts_change_nothing(tagger, corpora, monkeypatch,
-                                                           chunk, type_rows, long_post):
+def test_batching_cache_size_and_long_posts_change_nothing(default_tagger, corpora,
+                                                           monkeypatch, chunk, type_rows,
+                                                           long_post):
     documents = corpora["synthetic dump"][:150]
     stats = CorpusStats.build(documents)
-    expected = _crfsuite_marginals(tagger, stats, documents)
+    expected = _crfsuite_marginals(default_tagger, stats, documents)
     monkeypatch.setattr(batched, "LONG_POST", long_post)
     monkeypatch.setattr("mmbdeid.crf.emissions.TYPE_ROWS", type_rows)
-    got = _compiled_marginals(tagger, stats, documents, chunk)
+    got = _compiled_marginals(default_tagger, stats, documents, chunk)
     assert _largest_difference(got, expected) <= TOLERANCE
 
 
-def test_without_statistics_and_for_empty_or_tiny_posts(tagger):
+def test_without_statistics_and_for_empty_or_tiny_posts(default_tagger):
     documents = [Document.from_text(text) for text in
                  ("", "x", "\n\n", "Hi Kay,\n\nthanks!\nBarb", "kay@example.com Kay")]
-    expected = _crfsuite_marginals(tagger, None, documents)
-    got = _compiled_marginals(tagger, None, documents)
+    expected = _crfsuite_marginals(default_tagger, None, documents)
+    got = _compiled_marginals(default_tagger, None, documents)
     assert _largest_difference(got, expected) <= TOLERANCE
 
 
-def test_two_stage_model():
-    labelled = load_labelled(os.path.join(REPO, "corpora_samples",
-                                          "health_boards.annotated.jsonl"))[:60]
+def test_two_stage_model(sample_labelled):
+    labelled = sample_labelled[:60]
     documents = [d.document for d in labelled]
     stats = CorpusStats.build(documents)
     two = NameTagger(max_iterations=15, second_stage=True, context_folds=2).fit(
@@ -178,7 +171,7 @@ def test_rank_bucket_numbers_name_the_buckets(size):
 
 
 def test_the_command_line_taggers_write_the_same_output(tmp_path):
-    dump = os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")
+    dump = DEMO_DUMP
     outputs = {}
     for name in TAGGERS:
         out = tmp_path / (name + ".jsonl")
@@ -190,7 +183,7 @@ def test_the_command_line_taggers_write_the_same_output(tmp_path):
     assert CLI_TAGGERS == TAGGERS
 
 
-def test_an_unknown_tagging_is_refused(tagger):
+def test_an_unknown_tagging_is_refused(default_tagger):
     with pytest.raises(ValueError, match="compiled, crfsuite"):
-        CrfDetector(tagger, tagging="numba")
-    assert CompiledTagger.of(tagger) is not None
+        CrfDetector(default_tagger, tagging="numba")
+    assert CompiledTagger.of(default_tagger) is not None

@@ -30,9 +30,8 @@ from mmbdeid.text.tokenize import span_tokenize
 
 from documents import document_of_tokens
 
-from paths import REPO
-SAMPLES = [os.path.join(REPO, "corpora_samples", name)
-           for name in ("demo_dump.jsonl", "health_boards.annotated.jsonl")]
+from paths import DEMO_DUMP, SAMPLE_CORPUS
+SAMPLES = [DEMO_DUMP, SAMPLE_CORPUS]
 
 # A fictional post: its names, a phone number, a dose, a date and a time, with line breaks.
 PARAGRAPH = ("Hi Kay,\nThanks for asking about Marcus. Dr. Hendricks says the tamoxifen (20mg) "
@@ -122,18 +121,6 @@ def _bits(value: float) -> bytes:
     return struct.pack("<d", value)
 
 
-@pytest.fixture(scope="module")
-def tagger():
-    return NameTagger.load(default_model_path())
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    documents = [Document.from_post(json.loads(line)) for path in SAMPLES
-                 for line in open(path, encoding="utf-8")]
-    return documents, CorpusStats.build(documents)
-
-
 def _long_documents():
     return [
         Document.from_text(PARAGRAPH * 150, board="breastcancer", thread="demo-bc001",
@@ -146,17 +133,18 @@ def _long_documents():
 
 
 @pytest.mark.parametrize("specialised", [True, False])
-def test_marginals_are_python_crfsuites_to_the_last_bit(tagger, corpus, specialised):
-    documents, stats = corpus
+def test_marginals_are_python_crfsuites_to_the_last_bit(default_tagger, bundled_corpus,
+                                                        specialised):
+    documents, stats = bundled_corpus
     for stats_ in (stats, None):
-        detector = CrfDetector(tagger, stats_, tagging="crfsuite")
+        detector = CrfDetector(default_tagger, stats_, tagging="crfsuite")
         assert detector.chain is not None          # the bundled model is read and checked
         detector.chain._specialised = specialised  # three labels written out, or the loops
-        plain = tagger.featurizer(stats_)
+        plain = default_tagger.featurizer(stats_)
         tokens = 0
         for document in documents + _long_documents():
             got = list(detector.marginals(document))
-            expected = tagger.name_marginals(plain.document_items(document))
+            expected = default_tagger.name_marginals(plain.document_items(document))
             assert len(got) == len(expected) == len(document)
             for (name, user), (name_, user_) in zip(got, expected):
                 assert _bits(name) == _bits(name_) and _bits(user) == _bits(user_)
@@ -165,13 +153,13 @@ def test_marginals_are_python_crfsuites_to_the_last_bit(tagger, corpus, speciali
     detector.chain._specialised = True
 
 
-def test_every_label_marginal_matches_too(tagger):
-    chain = chain_model(tagger)
+def test_every_label_marginal_matches_too(default_tagger):
+    chain = chain_model(default_tagger)
     document = _long_documents()[0]
-    plain = tagger.featurizer(None)
-    index_featurizer = Featurizer(None, window=tagger.window,
+    plain = default_tagger.featurizer(None)
+    index_featurizer = Featurizer(None, window=default_tagger.window,
                                   attribute_index=chain.attribute_index)
-    expected = tagger.marginals_from_items(plain.document_items(document))
+    expected = default_tagger.marginals_from_items(plain.document_items(document))
     got = chain.marginals(index_featurizer.iter_items(document), len(document),
                           chain.labels + ["NOT-A-LABEL"])
     for t, marginal in enumerate(expected):
@@ -180,8 +168,8 @@ def test_every_label_marginal_matches_too(tagger):
         assert got[-1][t] == 0.0
 
 
-def test_items_and_length_must_agree(tagger):
-    chain = chain_model(tagger)
+def test_items_and_length_must_agree(default_tagger):
+    chain = chain_model(default_tagger)
     with pytest.raises(ValueError):
         chain.marginals([[1], [2]], 3, ["NAME"])
 
@@ -191,52 +179,56 @@ def test_items_and_length_must_agree(tagger):
     lambda b: b"xCRF" + b[4:],                          # not a crfsuite model
     lambda b: b[:36] + struct.pack("<I", len(b) + 8) + b[40:],   # attributes past the end
 ])
-def test_a_model_it_cannot_read_leaves_tagging_to_python_crfsuite(tagger, damage):
+def test_a_model_it_cannot_read_leaves_tagging_to_python_crfsuite(default_tagger, damage):
     class Foreign:
         """A tagger whose model bytes this module cannot read."""
-        threshold, window = tagger.threshold, tagger.window
-        model_bytes_ = damage(tagger.model_bytes_)
+        threshold, window = default_tagger.threshold, default_tagger.window
+        model_bytes_ = damage(default_tagger.model_bytes_)
 
         def known_attributes(self):
-            return tagger.known_attributes()
+            return default_tagger.known_attributes()
 
         def marginals_from_items(self, items, labels=None):
-            return tagger.marginals_from_items(items, labels)
+            return default_tagger.marginals_from_items(items, labels)
 
         def featurizer(self, stats):
-            return tagger.featurizer(stats)
+            return default_tagger.featurizer(stats)
 
         def name_marginals(self, items):
-            return tagger.name_marginals(items)
+            return default_tagger.name_marginals(items)
 
     foreign = Foreign()
     assert chain_model(foreign) is None
     detector = CrfDetector(foreign)
     assert detector.chain is None and detector.compiled is None
     document = Document.from_text(PARAGRAPH)
-    assert detector.detect(document) == CrfDetector(tagger, tagging="crfsuite").detect(document)
+    assert detector.detect(document) == CrfDetector(default_tagger,
+                                                    tagging="crfsuite").detect(document)
 
 
-def test_a_model_whose_probe_disagrees_is_not_used(tagger, monkeypatch):
+def test_a_model_whose_probe_disagrees_is_not_used(default_tagger, monkeypatch):
     monkeypatch.setattr(ChainModel, "agrees_with", lambda self, tagger: False)
     monkeypatch.setattr("mmbdeid.crf.marginals._CHECKED", {})
-    assert chain_model(tagger) is None
-    assert CrfDetector(tagger).compiled is None
-    assert CrfDetector(tagger, tagging="crfsuite").chain is None
+    assert chain_model(default_tagger) is None
+    assert CrfDetector(default_tagger).compiled is None
+    assert CrfDetector(default_tagger, tagging="crfsuite").chain is None
 
 
 # -- items and documents, as before ----------------------------------------------------
 
-def test_items_by_blocks_are_the_items_of_the_whole_post(tagger, corpus, monkeypatch):
-    documents, stats = corpus
+def test_items_by_blocks_are_the_items_of_the_whole_post(default_tagger, bundled_corpus,
+                                                         monkeypatch):
+    documents, stats = bundled_corpus
     long_post = _long_documents()[0]
-    chain = chain_model(tagger)
-    whole = Featurizer(stats, known_attributes=tagger.known_attributes(), encoded=True)
+    chain = chain_model(default_tagger)
+    whole = Featurizer(stats, known_attributes=default_tagger.known_attributes(), encoded=True)
     expected = [whole.document_items(d) for d in documents[:20] + [long_post]]
     monkeypatch.setattr(features, "_BLOCK_TOKENS", 7)      # blocks cut every few tokens
     monkeypatch.setattr(features, "_PREFETCH_TYPES", 3)
-    blocked = Featurizer(stats, known_attributes=tagger.known_attributes(), encoded=True)
-    indexed = Featurizer(stats, window=tagger.window, attribute_index=chain.attribute_index)
+    blocked = Featurizer(stats, known_attributes=default_tagger.known_attributes(),
+                         encoded=True)
+    indexed = Featurizer(stats, window=default_tagger.window,
+                         attribute_index=chain.attribute_index)
     names = {row: name.encode() for name, row in chain.attribute_index.items()}
     for document, items in zip(documents[:20] + [long_post], expected):
         assert blocked.document_items(document) == items

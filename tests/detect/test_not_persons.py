@@ -37,10 +37,10 @@ def kept(detector, text):
     return [text[s.start:s.end] for s in spans]
 
 
-def test_the_steps_keep_and_sit_in_the_chain_after_the_medical_filter():
+def test_the_steps_keep_and_sit_in_the_chain_after_the_medical_filter(default_tagger):
     steps = build_steps(NOT_PERSON_STEPS, Setup())
     assert all(step.effect == KEEP for step in steps)
-    tagger = NameTagger.load(default_model_path())
+    tagger = default_tagger
     names = [type(step).__name__ for step in Analyzer.build(
         tagger, steps=step_names(stages=[s for s in STAGES if s != RULE])).detectors]
     for step in steps:

@@ -45,16 +45,6 @@ def child_pids(pid):
     return pids
 
 
-@pytest.fixture
-def private_tmp(tmp_path, monkeypatch):
-    """This process's (and so the workers') temporary directory, to see what is left."""
-    directory = tmp_path / "tmp"
-    directory.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(directory))
-    monkeypatch.setenv("TMPDIR", str(directory))
-    return directory
-
-
 # -- ordered_map with a function that kills its worker ----------------------------------
 
 def posts(n, per_chunk=3):

@@ -75,11 +75,6 @@ MISSES = {
 
 
 @pytest.fixture(scope="module")
-def default_tagger():
-    return NameTagger.load(default_model_path())
-
-
-@pytest.fixture(scope="module")
 def scrubbed(default_tagger):
     documents = [Document.from_post(record) for record in RECORDS]
     # the statistics `evaluate` uses: the posts' own, with the reference statistics

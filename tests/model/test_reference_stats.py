@@ -12,8 +12,6 @@ from mmbdeid.model.reference import (REFERENCE_PATH, CombinedStats, ReferenceSta
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.text.document import Document
 
-from paths import REPO
-SAMPLE = os.path.join(REPO, "corpora_samples", "health_boards.annotated.jsonl")
 POST = "Hi Marjorie,\nSo sorry about your mom. Thanks for the update Marjorie\nHugs,\nBarb"
 
 
@@ -30,14 +28,14 @@ def test_shipped_reference_loads_once_and_records_its_sources(reference):
     assert os.path.getsize(REFERENCE_PATH) < 5_000_000
 
 
-def test_shipped_reference_has_no_usernames_and_no_text():
+def test_shipped_reference_has_no_usernames_and_no_text(sample_labelled):
     connection = sqlite3.connect(REFERENCE_PATH)
     tables = {row[0] for row in connection.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert tables == {"meta", "term", "border_hist", "board_hist"}
     terms = {row[0] for row in connection.execute("SELECT term FROM term")}
     connection.close()
-    authors = {item.document.author.lower() for item in load_labelled(SAMPLE)}
+    authors = {item.document.author.lower() for item in sample_labelled}
     # only authors that are ordinary words (`hope`, `tiger`) may occur, as words
     assert not {"kaygirl", "rawarrior", "achyknees"} & terms
     assert len(authors & terms) < len(authors) / 4

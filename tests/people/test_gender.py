@@ -7,7 +7,7 @@ import pytest
 from mmbdeid.lexicon.wordlists import load_first_name_female_shares
 from mmbdeid.people.gender import gender_of_share, name_gender, username_gender_name
 
-from paths import REPO as ROOT
+from paths import TOOLS
 
 
 @pytest.mark.parametrize("name, gender", [
@@ -46,7 +46,7 @@ def test_shipped_list_loads():
 
 def build_lexicons():
     spec = importlib.util.spec_from_file_location(
-        "build_lexicons", os.path.join(ROOT, "tools", "build_lexicons.py"))
+        "build_lexicons", os.path.join(TOOLS, "build_lexicons.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
