@@ -1,7 +1,8 @@
 """Faults and bad input (issue 9): each case checks the exit status, stderr's last line,
 that no partial output or temporary file is left, and that the input is untouched.
 Dead workers, tampered models and very long posts have their own files
-(test_fault_workers.py, test_fault_model.py, test_fault_long_posts.py)."""
+(jobs/test_worker_failures.py, model/test_model_file_checks.py,
+crf/test_long_post_marginals.py)."""
 import json
 import os
 import resource
