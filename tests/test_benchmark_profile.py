@@ -23,7 +23,7 @@ def dump(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("tagger", ["compiled", "crfsuite"])
+@pytest.mark.parametrize("tagger", ["compiled", pytest.param("crfsuite", marks=pytest.mark.slow)])
 def test_every_stage_is_timed(dump, tagger, capsys):
     clock, ws_tokens, posts = stages.profile_stages(dump, tagger)
     with open(dump, encoding="utf-8") as handle:

@@ -152,6 +152,7 @@ def test_component_keeps_score_and_source(nlp):
     assert doc.ents[0]._.mmbdeid_score == span.score
 
 
+@pytest.mark.slow
 def test_component_labels_config(spacy):
     nlp = pipeline(spacy, labels=["EMAIL"])
     assert annotations(nlp(KAY))[0] == [("kay@example.org", "EMAIL_ADDRESS")]
@@ -159,6 +160,7 @@ def test_component_labels_config(spacy):
         pipeline(spacy, labels=["PERSON"])                           # an entity, not a label
 
 
+@pytest.mark.slow
 def test_component_threshold_config(spacy):
     [span] = mmbdeid.analyze(LINDA)
     assert annotations(pipeline(spacy, threshold=span.score - 1e-6)(LINDA))[0] == [
@@ -166,6 +168,7 @@ def test_component_threshold_config(spacy):
     assert annotations(pipeline(spacy, threshold=span.score)(LINDA)) == ([], [])
 
 
+@pytest.mark.slow
 def test_component_pickled_and_piped_over_several_texts(nlp):
     texts = [LINDA, KAY, "my TSH is fine", PHONE]
     copy = pickle.loads(pickle.dumps(nlp))
@@ -175,6 +178,7 @@ def test_component_pickled_and_piped_over_several_texts(nlp):
     assert doc.spans["mmbdeid"][0]._.mmbdeid_score > 0.05
 
 
+@pytest.mark.slow
 def test_component_saved_and_loaded(spacy, nlp, tmp_path):
     nlp.to_disk(tmp_path / "nlp")
     assert annotations(spacy.load(tmp_path / "nlp")(LINDA)) == annotations(nlp(LINDA))

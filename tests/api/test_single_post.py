@@ -36,6 +36,7 @@ def test_fields_that_are_not_strings_are_refused_by_name(fields, error):
         mmbdeid.scrub("Hi Kay", **fields)
 
 
+@pytest.mark.slow
 def test_nine_in_ten_demo_posts_scrub_alone_as_in_the_dump():
     with open(DEMO, encoding="utf-8") as handle:
         records = [json.loads(line) for line in handle]

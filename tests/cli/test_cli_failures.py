@@ -114,7 +114,8 @@ def test_statistics_made_by_train_are_not_a_dumps(tmp_path, capsys, tiny_model_p
     assert status == 2 and "not built from a dump" in err[-1]
 
 
-@pytest.mark.parametrize("odd", ["st#a", "st?a", "st%a", "st%20a"])
+@pytest.mark.parametrize("odd", ["st#a", pytest.param("st?a", marks=pytest.mark.slow), "st%a",
+                                 pytest.param("st%20a", marks=pytest.mark.slow)])
 def test_paths_with_uri_characters_work(tmp_path, tiny_model_path, odd, monkeypatch):
     directory = tmp_path / odd
     directory.mkdir()
@@ -127,8 +128,9 @@ def test_paths_with_uri_characters_work(tmp_path, tiny_model_path, odd, monkeypa
     assert os.path.exists(stats)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-@pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
+@pytest.mark.parametrize("jobs", [pytest.param("1", marks=pytest.mark.slow), "2"])
+@pytest.mark.parametrize("mode", ["placeholder",
+                                  pytest.param("pseudonym", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("last, status", [({"id": "f5", "text": "Bye."}, 0),
                                           ({"id": "bad"}, 2)], ids=["success", "error"])
 def test_a_run_leaves_nothing_in_the_temporary_directory(tmp_path, private_tmp,
@@ -251,7 +253,7 @@ def limited(limit_bytes):
     return set_limit
 
 
-@pytest.mark.parametrize("where", ["output", "tmpdir"])
+@pytest.mark.parametrize("where", [pytest.param("output", marks=pytest.mark.slow), "tmpdir"])
 def test_a_full_disk_gives_one_line_and_no_partial_output(tmp_path, tiny_model_path, where):
     # long posts with no more words (trailing blanks, which the output keeps): the output
     # (~1 MB) outgrows a 256 KB limit, the scratch files (found spans, the statistics

@@ -21,6 +21,7 @@ from mmbdeid.model.tagger import NameTagger
 from mmbdeid.text.document import Document
 
 from paths import BENCHMARKS, DEMO_DUMP
+from slow_cases import slow_except
 sys.path.insert(0, BENCHMARKS)
 import synthetic_dump  # noqa: E402
 
@@ -65,7 +66,8 @@ def _largest_difference(a, b):
     return max((float(np.abs(x - y).max()) for x, y in zip(a, b) if len(x)), default=0.0)
 
 
-@pytest.mark.parametrize("name", ["sample", "demo dump", "synthetic dump"])
+@pytest.mark.parametrize("name", slow_except(["sample", "demo dump", "synthetic dump"],
+                                             fast=["demo dump"]))
 def test_marginals_equal_crfsuites_on_every_token(default_tagger, corpora, name):
     documents = corpora[name]
     stats = CorpusStats.build(documents)
@@ -75,12 +77,12 @@ def test_marginals_equal_crfsuites_on_every_token(default_tagger, corpora, name)
     assert _largest_difference(got, expected) <= TOLERANCE
 
 
-@pytest.mark.parametrize("chunk, type_rows, long_post", [
+@pytest.mark.parametrize("chunk, type_rows, long_post", slow_except([
     (1, 100_000, 4096),       # one post at a time
     (1000, 100_000, 4096),    # everything in one batch
     (64, 600, 4096),          # a tiny type table: forgotten and refilled many times
     (64, 100_000, 40),        # most posts by the bounded-memory path
-])
+], fast=[(1000, 100_000, 4096)]))
 def test_batching_cache_size_and_long_posts_change_nothing(default_tagger, corpora,
                                                            monkeypatch, chunk, type_rows,
                                                            long_post):
@@ -101,6 +103,7 @@ def test_without_statistics_and_for_empty_or_tiny_posts(default_tagger):
     assert _largest_difference(got, expected) <= TOLERANCE
 
 
+@pytest.mark.slow
 def test_two_stage_model(sample_labelled):
     labelled = sample_labelled[:60]
     documents = [d.document for d in labelled]
@@ -170,6 +173,7 @@ def test_rank_bucket_numbers_name_the_buckets(size):
         assert _bucket_names(bucket) == rank_buckets(rank, size), rank
 
 
+@pytest.mark.slow
 def test_the_command_line_taggers_write_the_same_output(tmp_path):
     dump = DEMO_DUMP
     outputs = {}

@@ -83,6 +83,7 @@ def _run_child(repetitions: int, limit_mb=None, crfsuite_path: bool = False):
         preexec_fn=limit_address_space if limit_mb else None)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and RLIMIT_AS")
 def test_a_long_post_is_analysed_within_a_memory_bound_with_every_name_found():
     baseline = _run_child(1)
@@ -133,6 +134,7 @@ def _long_documents():
 
 
 @pytest.mark.parametrize("specialised", [True, False])
+@pytest.mark.slow
 def test_marginals_are_python_crfsuites_to_the_last_bit(default_tagger, bundled_corpus,
                                                         specialised):
     documents, stats = bundled_corpus

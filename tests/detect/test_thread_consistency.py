@@ -129,6 +129,7 @@ def test_a_name_the_thread_removed_is_removed_in_every_post(threads, scrubbed, p
     assert name in original and name not in scrubbed[post]
 
 
+@pytest.mark.slow
 def test_common_words_in_lower_case_are_never_added(threads):
     import mmbdeid
     for record in threads:

@@ -101,8 +101,9 @@ def test_conll_errors_give_the_document_number_and_line(tmp_path, capsys):
                               "context": "My rheumy put me on [Humira]."}]
 
 
-@pytest.mark.parametrize("threshold", [None, "0.001", "0.3"])
-@pytest.mark.parametrize("extension", [".csv", ".jsonl"])
+@pytest.mark.parametrize("threshold", [None, pytest.param("0.001", marks=pytest.mark.slow),
+                                       "0.3"])
+@pytest.mark.parametrize("extension", [".csv", pytest.param(".jsonl", marks=pytest.mark.slow)])
 def test_error_counts_agree_with_the_summary(tmp_path, capsys, threshold, extension):
     gold = write_jsonl(tmp_path / "gold.jsonl", GOLD)
     errors = tmp_path / ("errors" + extension)

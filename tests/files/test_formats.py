@@ -125,6 +125,7 @@ def test_parquet_from_json_lines_gets_column_types(tmp_path, tiny_model_path):
 
 # --- standard input and output ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "tsv", "jsonl.gz"])
 def test_stdin_to_stdout(tmp_path, tiny_model_path, reference, fmt):
     dump = write_posts(tmp_path / ("dump." + fmt), POSTS)

@@ -13,11 +13,10 @@ import threading
 
 import pytest
 
-from paths import TINY
+from paths import REPO, TINY
+from slow_cases import slow_except
 from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
-
-from paths import REPO
 
 # Fictional posts.
 POSTS = [
@@ -121,7 +120,11 @@ def fifo_reader(path):
         reader.join(30)
 
 
-@pytest.mark.parametrize("template, extension", OUTPUT_OPTIONS)
+@pytest.mark.parametrize("template, extension", slow_except(OUTPUT_OPTIONS, [
+    ("scrub {dump} -o {out} {run}", ".jsonl"),
+    ("review {dump} -o r.csv --html {out} {run}", ".html"),
+    ("sweep {tiny} -o {out} --model {model} -q", ".csv"),
+    ("train {tiny} -o {out} --max-iterations 3 -q", ".mmbdeid")]))
 def test_a_fifo_is_streamed_to_and_stays_a_fifo(run_dir, tiny_model_path, template,
                                                 extension):
     pipe = run_dir / ("pipe" + extension)
@@ -335,6 +338,7 @@ sys.exit(main(sys.argv[1:]))
 
 
 @pytest.mark.parametrize("stats", [False, True])
+@pytest.mark.slow
 def test_a_run_killed_outright_leaves_what_the_next_run_removes(run_dir, tiny_model_path,
                                                                stats):
     scratch_dir = run_dir.parent / "tmpdir"
@@ -475,6 +479,7 @@ def scrub_with_stdout(run_dir, tiny_model_path, out, stdout_path):
             timeout=300)
 
 
+@pytest.mark.slow
 def test_a_link_to_stdout_redirected_to_a_file_is_appended_to_not_replaced(run_dir,
                                                                     tiny_model_path):
     log = run_dir / "log.jsonl"

@@ -64,6 +64,7 @@ def dump(tmp_path_factory):
     return str(path)
 
 
+@pytest.mark.slow
 def test_dask_output_is_identical_to_local(tmp_path, dump, scheduler, tiny_model_path,
                                            monkeypatch):
     from mmbdeid.jobs import dask_cluster as dask_engine
@@ -131,6 +132,7 @@ def weak_model_path(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_a_model_planted_at_the_old_cache_path_is_not_used(tmp_path, dump, scheduler,
                                                           run_tmpdir, tiny_model_path,
                                                           weak_model_path):
@@ -167,8 +169,8 @@ def _run_state():
 
 
 @pytest.mark.parametrize("stop, status", [
-    (KeyboardInterrupt(), 130),
-    (Stopped(signal.SIGTERM), 143),
+    pytest.param(KeyboardInterrupt(), 130, marks=pytest.mark.slow),
+    pytest.param(Stopped(signal.SIGTERM), 143, marks=pytest.mark.slow),
     (InputError("a fault in pass 2"), 2),
 ])
 def test_workers_forget_a_run_however_it_ends(tmp_path, dump, scheduler, tiny_model_path,
@@ -224,7 +226,7 @@ def _make_a_run_directory(queue):
     queue.put(dask_cluster._run_directory("run-b"))
 
 
-@pytest.mark.parametrize("method", ["spawn", "fork"])
+@pytest.mark.parametrize("method", [pytest.param("spawn", marks=pytest.mark.slow), "fork"])
 def test_a_worker_that_exits_removes_its_run_directories(method):
     # a nanny's worker is a multiprocessing child (spawned): it runs no atexit handlers
     context = multiprocessing.get_context(method)
@@ -237,6 +239,7 @@ def test_a_worker_that_exits_removes_its_run_directories(method):
     assert not os.path.exists(directory)
 
 
+@pytest.mark.slow
 def test_a_worker_run_as_a_plain_process_removes_them_too():
     code = ("from mmbdeid.jobs import dask_cluster\n"
             "print(dask_cluster._run_directory('run-c'))")
@@ -248,7 +251,8 @@ def test_a_worker_run_as_a_plain_process_removes_them_too():
 
 
 @pytest.mark.parametrize("mode, label", [("pseudonym", "pass 3/3"),
-                                         ("placeholder", "pass 3/3")])
+                                         pytest.param("placeholder", "pass 3/3",
+                                                      marks=pytest.mark.slow)])
 def test_a_dump_replaced_between_passes_stops_a_dask_run(tmp_path, scheduler,
                                                         tiny_model_path, monkeypatch,
                                                         capsys, mode, label):

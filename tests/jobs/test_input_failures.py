@@ -63,18 +63,18 @@ RUNS = {
     # the spans of pass 2 must never be applied to another text in pass 3
     ("pseudonym", "pass 3/3", "start", replace_file, 1),
     ("pseudonym", "pass 3/3", "start", replace_file, 2),
-    ("pseudonym", "pass 3/3", "start", shorten, 1),
-    ("pseudonym", "pass 3/3", "start", append, 1),
-    ("pseudonym", "pass 3/3", "end", append, 1),
-    ("pseudonym", "pass 2/3", "start", rewrite_in_place, 2),
+    pytest.param("pseudonym", "pass 3/3", "start", shorten, 1, marks=pytest.mark.slow),
+    pytest.param("pseudonym", "pass 3/3", "start", append, 1, marks=pytest.mark.slow),
+    pytest.param("pseudonym", "pass 3/3", "end", append, 1, marks=pytest.mark.slow),
+    pytest.param("pseudonym", "pass 2/3", "start", rewrite_in_place, 2, marks=pytest.mark.slow),
     ("pseudonym", "pass 2/3", "end", append, 1),
     # placeholder mode: pass 3 adds the names removed elsewhere in the thread
-    ("placeholder", "pass 2/3", "start", shorten, 2),
+    pytest.param("placeholder", "pass 2/3", "start", shorten, 2, marks=pytest.mark.slow),
     ("placeholder", "pass 2/3", "start", rewrite_in_place, 1),
-    ("placeholder", "pass 2/3", "end", append, 2),
-    ("placeholder", "pass 3/3", "start", replace_file, 2),
+    pytest.param("placeholder", "pass 2/3", "end", append, 2, marks=pytest.mark.slow),
+    pytest.param("placeholder", "pass 3/3", "start", replace_file, 2, marks=pytest.mark.slow),
     ("placeholder", "pass 3/3", "start", shorten, 1),
-    ("placeholder", "pass 3/3", "end", append, 1),
+    pytest.param("placeholder", "pass 3/3", "end", append, 1, marks=pytest.mark.slow),
     ("placeholder", "pass 1/3", "update", append, 1),
     ("reused stats", "pass 2/3", "start", replace_file, 1),
     ("link", "pass 2/2", "end", append, 1),
@@ -139,7 +139,9 @@ def nested(depth):
     return '{"id": "deep", "text": "Nothing to see.", "meta": %s}' % inner
 
 
-@pytest.mark.parametrize("depth, jobs", [(100_000, 1), (900, 2), (101, 2)])
+@pytest.mark.parametrize("depth, jobs", [(100_000, 1),
+                                         pytest.param(900, 2, marks=pytest.mark.slow),
+                                         (101, 2)])
 def test_json_nested_too_deep_is_a_bad_record(tmp_path, capsys, tiny_model_path, depth,
                                               jobs):
     dump = tmp_path / "dump.jsonl"

@@ -29,6 +29,7 @@ def write_dump(path, n, bad_lines=()):
     return str(path)
 
 
+@pytest.mark.slow
 def test_jobs_give_identical_output(tmp_path, tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 500)
     outputs = []
@@ -68,8 +69,8 @@ def test_without_skip_bad_the_first_bad_record_stops_the_run(tmp_path, tiny_mode
 
 @pytest.mark.parametrize("signal_number, status, said", [
     (signal.SIGTERM, 143, "stopped by SIGTERM"),
-    (signal.SIGINT, 130, "interrupted"),
-    (signal.SIGHUP, 129, "stopped by SIGHUP"),
+    pytest.param(signal.SIGINT, 130, "interrupted", marks=pytest.mark.slow),
+    pytest.param(signal.SIGHUP, 129, "stopped by SIGHUP", marks=pytest.mark.slow),
 ])
 def test_an_interrupted_run_leaves_no_output(tmp_path, tiny_model_path, signal_number,
                                              status, said):

@@ -264,6 +264,7 @@ def finish(process):
             process.wait()
 
 
+@pytest.mark.slow
 def test_a_run_whose_worker_is_killed_holding_a_chunk_completes_unchanged(
         tmp_path, tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 600)
@@ -281,6 +282,7 @@ def test_a_run_whose_worker_is_killed_holding_a_chunk_completes_unchanged(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG)")
+@pytest.mark.slow
 def test_workers_do_not_outlive_a_killed_main_process(tmp_path, tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 600)
     process, private = scrub(tmp_path, dump, tiny_model_path, mode="hold")
@@ -303,6 +305,7 @@ def is_zombie(pid):
     return True
 
 
+@pytest.mark.slow
 def test_a_worker_killed_with_a_temporary_file_open_leaves_nothing(tmp_path,
                                                                    tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 600)
@@ -315,6 +318,7 @@ def test_a_worker_killed_with_a_temporary_file_open_leaves_nothing(tmp_path,
     assert os.listdir(private) == []
 
 
+@pytest.mark.slow
 def test_a_run_whose_worker_is_killed_from_outside_completes_unchanged(
         tmp_path, tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 4000)
@@ -332,6 +336,7 @@ def test_a_run_whose_worker_is_killed_from_outside_completes_unchanged(
     assert os.listdir(private) == []
 
 
+@pytest.mark.slow
 def test_a_run_with_a_chunk_that_kills_every_worker_stops_with_its_record(
         tmp_path, tiny_model_path):
     dump = write_dump(tmp_path / "dump.jsonl", 600)

@@ -38,7 +38,7 @@ def _brute(lists, token, index):
     return out
 
 
-@pytest.mark.parametrize("max_distance", [2, 1])
+@pytest.mark.parametrize("max_distance", [2, pytest.param(1, marks=pytest.mark.slow)])
 def test_nearest_equals_brute_force(max_distance):
     rng = random.Random(5)
     alphabet = "abcdeé"   # small: many close pairs, long shared deletes

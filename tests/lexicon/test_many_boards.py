@@ -8,6 +8,8 @@ import pytest
 from mmbdeid.lexicon.fuzzy import FuzzyIndex, MultiListIndex
 from mmbdeid.lexicon.many_lists import MASK_LISTS, ListMembership
 
+from slow_cases import slow_except
+
 
 def _username_lists(n_lists, seed):
     """Fictional usernames over ``n_lists`` boards, close to one another (a small
@@ -33,7 +35,8 @@ def _tokens(lists, seed):
     return list(dict.fromkeys(tokens + ["", "q", "zzzzzzz", "\ud800mar"]))
 
 
-@pytest.mark.parametrize("n_lists", [5, MASK_LISTS, MASK_LISTS + 1, 70, 200])
+@pytest.mark.parametrize("n_lists", slow_except([5, MASK_LISTS, MASK_LISTS + 1, 70, 200],
+                                                fast=[5, MASK_LISTS + 1]))
 def test_each_lists_distance_is_that_of_its_own_index(n_lists):
     lists = _username_lists(n_lists, seed=n_lists)
     index = MultiListIndex(lists)
@@ -180,6 +183,7 @@ def boards_1000(tmp_path_factory):
 
 
 @pytest.mark.parametrize("mode, jobs", [("placeholder", 2), ("pseudonym", 1)])
+@pytest.mark.slow
 def test_scrub_of_1000_boards(tmp_path, boards_1000, mode, jobs):
     posts, dump, stats = boards_1000
     out, spans = tmp_path / "out.jsonl", tmp_path / "spans.jsonl"
@@ -194,6 +198,7 @@ def test_scrub_of_1000_boards(tmp_path, boards_1000, mode, jobs):
     assert len(read_jsonl(spans)) == len(posts)
 
 
+@pytest.mark.slow
 def test_link_and_review_of_1000_boards(tmp_path, boards_1000):
     import csv
 
@@ -210,6 +215,7 @@ def test_link_and_review_of_1000_boards(tmp_path, boards_1000):
     assert {_username(0), "Dolores"} <= {row["string"] for row in rows}
 
 
+@pytest.mark.slow
 def test_stats_evaluate_and_sweep_on_an_annotated_file_of_1000_boards(tmp_path):
     gold = write_jsonl(tmp_path / "gold.jsonl", _annotated(_many_boards_posts(1000, 2)))
     assert len({r["board"] for r in read_jsonl(gold)}) == 1000
@@ -231,6 +237,7 @@ def _many_authors_posts(n_authors, n_boards):
     return posts
 
 
+@pytest.mark.slow
 def test_100000_authors_statistics_username_index_and_name_index(tmp_path):
     """The statistics of a dump of 100,000 authors on 1,000 boards, the username index the
     model asks (boards as lists) and the person modes' name index over all of them."""

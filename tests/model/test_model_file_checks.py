@@ -26,6 +26,7 @@ from mmbdeid.model.crfsuite_check import (CrfsuiteFormatError, HEADER,
 from mmbdeid.model.tagger import NameTagger, default_model_path
 
 from paths import REPO
+from slow_cases import slow_except
 DEFAULT = default_model_path()
 POSTS = [
     {"id": "m1", "board": "b", "thread": "t1", "author": "quiltmom_bev",
@@ -259,6 +260,16 @@ BAD_MODELS = {
 }
 
 
+# The cases the default run tries, a few of each kind (parameters, meta.json, the zip, the
+# crfsuite bytes); the others are marked slow: ``-m "slow or not slow"`` tries them all.
+DEFAULT_RUN_CASES = {"threshold 1.5", "window 10**6", "classes without O", "format unknown",
+                     "meta.json not JSON", "meta.json nested", "not a zip", "member encrypted",
+                     "crfsuite truncated by half", "header num_labels 4",
+                     "label strings flipped"}
+# The command line's refusal, one case of each kind in the default run.
+DEFAULT_RUN_COMMAND_LINE_CASES = {"threshold 1.5", "meta.json not JSON", "header num_labels 4"}
+
+
 @pytest.fixture(scope="module")
 def dump(tmp_path_factory):
     path = tmp_path_factory.mktemp("dump") / "dump.jsonl"
@@ -266,7 +277,7 @@ def dump(tmp_path_factory):
     return str(path)
 
 
-@pytest.mark.parametrize("case", sorted(BAD_MODELS))
+@pytest.mark.parametrize("case", slow_except(sorted(BAD_MODELS), DEFAULT_RUN_CASES))
 def test_a_bad_model_is_an_input_error(tmp_path, case):
     write, word = BAD_MODELS[case]
     path = write(tmp_path / "bad.mmbdeid")
@@ -277,7 +288,8 @@ def test_a_bad_model_is_an_input_error(tmp_path, case):
     assert "\n" not in str(raised.value) and len(str(raised.value)) < 400
 
 
-@pytest.mark.parametrize("case", sorted(BAD_MODELS))
+@pytest.mark.parametrize("case", slow_except(sorted(BAD_MODELS),
+                                         DEFAULT_RUN_COMMAND_LINE_CASES))
 def test_the_command_line_refuses_a_bad_model_in_one_line(tmp_path, dump, case):
     write, _ = BAD_MODELS[case]
     model = write(tmp_path / "bad.mmbdeid")
@@ -312,6 +324,7 @@ def test_the_shipped_model_loads():
     assert check_model_bytes(CRFSUITE).labels == ["O", "NAME", "USER"]
 
 
+@pytest.mark.slow
 def test_a_freshly_trained_model_loads_and_tags(tiny_model_path, dump, tmp_path):
     tagger = NameTagger.load(tiny_model_path)
     assert "O" in tagger.classes_ and 0 < tagger.threshold < 1

@@ -228,7 +228,8 @@ sys.exit(cli.main(sys.argv[2:]))
 @pytest.mark.parametrize("stage", sorted(STUCK))
 @pytest.mark.parametrize("signum, said", [
     (signal.SIGTERM, "mmbdeid: stopped by SIGTERM; no output written"),
-    (signal.SIGINT, "mmbdeid: interrupted; no output written"),
+    pytest.param(signal.SIGINT, "mmbdeid: interrupted; no output written",
+                 marks=pytest.mark.slow),
 ], ids=["SIGTERM", "SIGINT"])
 def test_stop_signals_stop_a_query_that_does_not_end(tmp_path, good_stats, tiny_model_path,
                                                      stage, signum, said):

@@ -250,6 +250,7 @@ def _tick(driver, name, value, on):
         box.click()
 
 
+@pytest.mark.slow
 def test_page_in_a_browser(browser, reviewed, tmp_path):
     import json
     _, _, page = reviewed

@@ -107,7 +107,8 @@ def _second_scrub_changes(once, twice):
     return changes
 
 
-@pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
+@pytest.mark.parametrize("mode", ["placeholder",
+                                  pytest.param("pseudonym", marks=pytest.mark.slow)])
 def test_the_demo_dump_scrubbed_again_is_byte_identical(tmp_path, mode):
     once = _scrub_file(tmp_path, DEMO, mode, "once")
     twice = _scrub_file(tmp_path, once, mode, "twice")
@@ -116,6 +117,7 @@ def test_the_demo_dump_scrubbed_again_is_byte_identical(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
+@pytest.mark.slow
 def test_the_sample_scrubbed_again_loses_only_whole_words(tmp_path, mode):
     """Placeholders, pseudonyms, punctuation and authors never change; what the second
     scrub may still do is remove a word the model now rates above the threshold (the

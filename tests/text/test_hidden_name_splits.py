@@ -4,6 +4,7 @@ every output mode; the spans file points into the original text. The texts are f
 import pytest
 
 import mmbdeid
+from slow_cases import slow_except
 from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 from mmbdeid.files.corpora import load_labelled
@@ -25,11 +26,16 @@ SPLIT_NAMES = [("Li%snda" % character, "[NAME]") for character in INVISIBLE] + [
     ("Li&#8203;nda", "[NAME]"),
     ("&#76;i\u00ad<i>nda</i>", "[NAME]</i>"),
 ]
+# One of each way in the default run: an invisible character, markup, BBCode, a character
+# reference, all three at once.
+DEFAULT_RUN_NAMES = [("Li\u200bnda", "[NAME]"), ("<b>Lin</b>da", "<b>[NAME]"),
+                     ("[b]Lin[/b]da", "[b][NAME]"), ("&#76;inda", "[NAME]"),
+                     ("&#76;i\u00ad<i>nda</i>", "[NAME]</i>")]
 LETTER = "Thanks %s, my TSH is fine now."
 FRAGMENTS = ("Li", "Lin", "nda", "da>", " da", "inda", "&#")
 
 
-@pytest.mark.parametrize("name, replaced", SPLIT_NAMES)
+@pytest.mark.parametrize("name, replaced", slow_except(SPLIT_NAMES, DEFAULT_RUN_NAMES))
 def test_no_fragment_of_a_split_name_is_left_and_scrubbing_again_changes_nothing(name,
                                                                                 replaced):
     scrubbed = mmbdeid.scrub(LETTER % name)

@@ -9,6 +9,8 @@ is the plain version of each rule, as the module states it; both must agree on e
 import random
 import re
 
+import pytest
+
 from mmbdeid.spans import PATTERN, Span, resolve_overlaps
 from mmbdeid.text import document, patterns
 from mmbdeid.text import tokenize as T
@@ -126,6 +128,7 @@ def test_tokens_as_plain_rules():
         assert T.tokenize(text) == [text[a:b] for a, b in expected], repr(text)
 
 
+@pytest.mark.slow
 def test_every_code_point_in_context():
     code_points = [chr(c) for c in list(range(0xD800)) + list(range(0xE000, 0x20000))
                    + list(range(0xE0000, 0xE1000))]
