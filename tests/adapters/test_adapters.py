@@ -37,9 +37,10 @@ def engine(presidio):
 
 @pytest.mark.parametrize("text, supported, asked, expected", [
     (LINDA, None, None, [("PERSON", "Linda")]),                      # not TSH
-    (LINDA, None, ["USERNAME"], []),
+    pytest.param(LINDA, None, ["USERNAME"], [], marks=pytest.mark.slow),
     (KAY, None, None, [("USERNAME", "@kaygirl")]),                   # e-mail not by default
-    (KAY, ["EMAIL_ADDRESS"], None, [("EMAIL_ADDRESS", "kay@example.org")]),
+    pytest.param(KAY, ["EMAIL_ADDRESS"], None, [("EMAIL_ADDRESS", "kay@example.org")],
+                 marks=pytest.mark.slow),
     (KAY, list(ENTITY_OF_LABEL.values()), ["PERSON", "EMAIL_ADDRESS"],
      [("EMAIL_ADDRESS", "kay@example.org")]),
 ])
@@ -70,6 +71,7 @@ def test_recognizer_refuses(presidio, options, error):
         presidio.MmbdeidRecognizer(**options)
 
 
+@pytest.mark.slow
 def test_recognizer_takes_the_scrubbers_threshold(presidio):
     [span] = mmbdeid.analyze(LINDA)
     below = presidio.MmbdeidRecognizer(threshold=span.score - 1e-6)
@@ -80,9 +82,10 @@ def test_recognizer_takes_the_scrubbers_threshold(presidio):
 
 @pytest.mark.parametrize("text, entities, expected", [
     (LINDA, None, [("PERSON", "Linda")]),
-    (LINDA, ["USERNAME"], []),
+    pytest.param(LINDA, ["USERNAME"], [], marks=pytest.mark.slow),
     (PHONE, None, [("PERSON", "Linda"), ("PHONE_NUMBER", "212-555-0123")]),
-    (PHONE, ["PHONE_NUMBER"], [("PHONE_NUMBER", "212-555-0123")]),
+    pytest.param(PHONE, ["PHONE_NUMBER"], [("PHONE_NUMBER", "212-555-0123")],
+                 marks=pytest.mark.slow),
 ])
 def test_analyzer_engine_on_a_blank_pipeline(engine, text, entities, expected):
     results = engine.analyze(text, language="en", entities=entities)
@@ -138,12 +141,13 @@ def annotations(doc):
     (LINDA, [("Linda", "PERSON")], [("Linda", "PERSON")]),
     (KAY, [("@kaygirl", "USERNAME")],
      [("@kaygirl", "USERNAME"), ("kay@example.org", "EMAIL_ADDRESS")]),
-    ("my TSH is fine", [], []),
+    pytest.param("my TSH is fine", [], [], marks=pytest.mark.slow),
 ])
 def test_component_sets_ents_and_spans(nlp, text, ents, spans):
     assert annotations(nlp(text)) == (ents, spans)
 
 
+@pytest.mark.slow
 def test_component_keeps_score_and_source(nlp):
     [span] = mmbdeid.analyze(LINDA)
     doc = nlp(LINDA)

@@ -63,6 +63,7 @@ def test_figure_1_thread_with_the_edited_map_comes_out_as_the_figure(tmp_path, f
         assert after[post_id]["author"] == dict((p["id"], p["author"]) for p in FIGURE_1)[post_id]
 
 
+@pytest.mark.slow
 def test_figure_1_without_a_map_links_the_same_way(tmp_path, figure_1):
     dump, allow = figure_1
     out = tmp_path / "out.jsonl"
@@ -97,6 +98,7 @@ def test_surrogate_mode_is_consistent_shaped_and_reproducible(tmp_path, figure_1
     assert all(" " not in a and a not in ("U43", "U12", "U01") for a in authors.values())
 
 
+@pytest.mark.slow
 def test_placeholder_mode_keeps_the_author_and_placeholders(tmp_path, figure_1):
     dump, _ = figure_1
     out = tmp_path / "out.jsonl"
@@ -125,6 +127,7 @@ def test_map_edit_moves_a_name_to_another_person(tmp_path, figure_1):
     assert "SECRET" not in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_people_sharing_a_name_in_scope_are_warned_about(tmp_path, capsys):
     posts = [
         {"id": "1", "board": "b", "thread": "t1", "author": "rob_a", "text": "Scan clear!\nRobert"},
@@ -205,6 +208,7 @@ def test_bad_person_options_are_one_line_errors(tmp_path, figure_1, capsys, args
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_thanks_in_a_reply_is_the_person_thanked_not_the_author(tmp_path):
     posts = [
         {"id": "1", "board": "b", "thread": "t1", "author": "linda_k", "parent": None,

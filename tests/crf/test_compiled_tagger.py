@@ -77,12 +77,13 @@ def test_marginals_equal_crfsuites_on_every_token(default_tagger, corpora, name)
     assert _largest_difference(got, expected) <= TOLERANCE
 
 
-@pytest.mark.parametrize("chunk, type_rows, long_post", slow_except([
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk, type_rows, long_post", [
     (1, 100_000, 4096),       # one post at a time
     (1000, 100_000, 4096),    # everything in one batch
     (64, 600, 4096),          # a tiny type table: forgotten and refilled many times
     (64, 100_000, 40),        # most posts by the bounded-memory path
-], fast=[(1000, 100_000, 4096)]))
+])
 def test_batching_cache_size_and_long_posts_change_nothing(default_tagger, corpora,
                                                            monkeypatch, chunk, type_rows,
                                                            long_post):

@@ -17,6 +17,7 @@ from mmbdeid.files.post_writer import post_output
 from mmbdeid.files.posts import read_posts
 
 from paths import BIN as BIN_DIR
+from slow_cases import slow_except
 BIN = os.path.join(BIN_DIR, "mmbdeid")
 
 # Every field a string and present in every post, so that CSV/TSV/Parquet hold them as is.
@@ -69,7 +70,7 @@ def reference(tmp_path_factory, tiny_model_path):
 
 # --- round trips ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", slow_except(FORMATS, ["jsonl", "csv.gz", "tsv", "parquet"]))
 def test_every_format_in_and_out_gives_the_same_scrubbed_posts(tmp_path, tiny_model_path,
                                                                reference, fmt):
     dump = write_posts(tmp_path / ("dump." + fmt), POSTS)
@@ -85,7 +86,8 @@ def test_every_format_in_and_out_gives_the_same_scrubbed_posts(tmp_path, tiny_mo
 
 
 @pytest.mark.skipif(shutil.which("gzip") is None, reason="no gzip command")
-@pytest.mark.parametrize("fmt", ["jsonl.gz", "csv.gz", "tsv.gz"])
+@pytest.mark.parametrize("fmt", ["jsonl.gz", pytest.param("csv.gz", marks=pytest.mark.slow),
+                                 pytest.param("tsv.gz", marks=pytest.mark.slow)])
 def test_gzip_output_is_read_by_gzip_dc(tmp_path, tiny_model_path, fmt):
     dump = write_posts(tmp_path / "dump.jsonl", POSTS)
     out = tmp_path / ("out." + fmt)

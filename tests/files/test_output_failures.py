@@ -83,7 +83,12 @@ def run(argv, capsys):
     return status, capsys.readouterr().err.strip().splitlines()
 
 
-@pytest.mark.parametrize("template, extension", OUTPUT_OPTIONS + DATABASE_OPTIONS)
+@pytest.mark.parametrize("template, extension", slow_except(OUTPUT_OPTIONS + DATABASE_OPTIONS, [
+    ("scrub {dump} -o {out} {run}", ".jsonl"),
+    ("link {dump} -o {out} {run}", ".map"),
+    ("review {dump} -o r.csv --html {out} {run}", ".html"),
+    ("train {tiny} -o {out} --max-iterations 3 -q", ".mmbdeid"),
+    ("stats {dump} -o {out} -q -j 1", ".stats")]))
 def test_a_symbolic_link_is_written_through_to_its_target(run_dir, tiny_model_path,
                                                           template, extension):
     real = run_dir.parent / "real"
@@ -264,10 +269,10 @@ def test_a_lock_file_removed_by_its_holder_is_not_taken(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name, removed", [
     (".out.jsonl.abcd_123.tmp", True),                  # a temporary of out.jsonl
     ("..out.jsonl.abcd_123.tmp.x1y2z3w4.tmp", True),    # a store built beside one
-    (".out.jsonl.abc.tmp", False),                      # not a name we make
+    pytest.param(".out.jsonl.abc.tmp", False, marks=pytest.mark.slow),  # not a name we make
     (".other.jsonl.abcd_123.tmp", False),               # another output's
-    (".out.jsonl.abcd_123.tmp.keep", False),
-    ("out.jsonl.abcd_123.tmp", False),
+    pytest.param(".out.jsonl.abcd_123.tmp.keep", False, marks=pytest.mark.slow),
+    pytest.param("out.jsonl.abcd_123.tmp", False, marks=pytest.mark.slow),
 ])
 def test_stale_temporaries_of_the_output_are_removed(run_dir, tiny_model_path, name,
                                                      removed):
@@ -399,8 +404,10 @@ def test_a_dask_worker_s_copies_go_with_it_or_with_the_next_run(tmp_path):
 
 @pytest.mark.parametrize("template, name", [
     ("scrub {dump} -o {out} {run}", "full.jsonl"),
-    ("scrub {dump} -o o.jsonl --spans {out} {run}", "full.jsonl"),
-    ("scrub {dump} -o {out} --mode pseudonym {run}", "full.jsonl"),
+    pytest.param("scrub {dump} -o o.jsonl --spans {out} {run}", "full.jsonl",
+                 marks=pytest.mark.slow),
+    pytest.param("scrub {dump} -o {out} --mode pseudonym {run}", "full.jsonl",
+                 marks=pytest.mark.slow),
     ("review {dump} -o {out} {run}", "full.csv"),
     ("train {tiny} -o {out} --max-iterations 3 -q", "full.mmbdeid"),
 ])

@@ -171,7 +171,7 @@ def _run_state():
 @pytest.mark.parametrize("stop, status", [
     pytest.param(KeyboardInterrupt(), 130, marks=pytest.mark.slow),
     pytest.param(Stopped(signal.SIGTERM), 143, marks=pytest.mark.slow),
-    (InputError("a fault in pass 2"), 2),
+    pytest.param(InputError("a fault in pass 2"), 2, marks=pytest.mark.slow),
 ])
 def test_workers_forget_a_run_however_it_ends(tmp_path, dump, scheduler, tiny_model_path,
                                               monkeypatch, stop, status):

@@ -62,12 +62,12 @@ RUNS = {
 @pytest.mark.parametrize("run, label, moment, change, jobs", [
     # the spans of pass 2 must never be applied to another text in pass 3
     ("pseudonym", "pass 3/3", "start", replace_file, 1),
-    ("pseudonym", "pass 3/3", "start", replace_file, 2),
+    pytest.param("pseudonym", "pass 3/3", "start", replace_file, 2, marks=pytest.mark.slow),
     pytest.param("pseudonym", "pass 3/3", "start", shorten, 1, marks=pytest.mark.slow),
     pytest.param("pseudonym", "pass 3/3", "start", append, 1, marks=pytest.mark.slow),
     pytest.param("pseudonym", "pass 3/3", "end", append, 1, marks=pytest.mark.slow),
     pytest.param("pseudonym", "pass 2/3", "start", rewrite_in_place, 2, marks=pytest.mark.slow),
-    ("pseudonym", "pass 2/3", "end", append, 1),
+    pytest.param("pseudonym", "pass 2/3", "end", append, 1, marks=pytest.mark.slow),
     # placeholder mode: pass 3 adds the names removed elsewhere in the thread
     pytest.param("placeholder", "pass 2/3", "start", shorten, 2, marks=pytest.mark.slow),
     ("placeholder", "pass 2/3", "start", rewrite_in_place, 1),
@@ -75,10 +75,10 @@ RUNS = {
     pytest.param("placeholder", "pass 3/3", "start", replace_file, 2, marks=pytest.mark.slow),
     ("placeholder", "pass 3/3", "start", shorten, 1),
     pytest.param("placeholder", "pass 3/3", "end", append, 1, marks=pytest.mark.slow),
-    ("placeholder", "pass 1/3", "update", append, 1),
+    pytest.param("placeholder", "pass 1/3", "update", append, 1, marks=pytest.mark.slow),
     ("reused stats", "pass 2/3", "start", replace_file, 1),
     ("link", "pass 2/2", "end", append, 1),
-    ("review", "pass 2/2", "start", shorten, 1),
+    pytest.param("review", "pass 2/2", "start", shorten, 1, marks=pytest.mark.slow),
     ("stats", "pass 1/2", "update", shorten, 1),
 ])
 def test_a_dump_that_changes_during_the_run_stops_it(tmp_path, monkeypatch, capsys,

@@ -262,10 +262,13 @@ BAD_MODELS = {
 
 # The cases the default run tries, a few of each kind (parameters, meta.json, the zip, the
 # crfsuite bytes); the others are marked slow: ``-m "slow or not slow"`` tries them all.
-DEFAULT_RUN_CASES = {"threshold 1.5", "window 10**6", "classes without O", "format unknown",
-                     "meta.json not JSON", "meta.json nested", "not a zip", "member encrypted",
-                     "crfsuite truncated by half", "header num_labels 4",
-                     "label strings flipped"}
+DEFAULT_RUN_CASES = {"threshold 1.5", "classes without O", "meta.json not JSON", "not a zip",
+                     "member encrypted", "header num_labels 4"}
+# The structural check, a few cases of each kind of damage in the default run.
+DEFAULT_RUN_CRFSUITE_CASES = {"crfsuite truncated by half", "crfsuite empty",
+                              "crfsuite random bytes", "header num_labels 4",
+                              "header off_attrs 2**31", "header version",
+                              "label strings flipped", "attribute strings flipped"}
 # The command line's refusal, one case of each kind in the default run.
 DEFAULT_RUN_COMMAND_LINE_CASES = {"threshold 1.5", "meta.json not JSON", "header num_labels 4"}
 
@@ -307,7 +310,8 @@ def test_the_command_line_refuses_a_bad_model_in_one_line(tmp_path, dump, case):
     assert sorted(os.listdir(tmp_path)) == ["bad.mmbdeid"]
 
 
-@pytest.mark.parametrize("case", sorted(c for c in BAD_MODELS if BAD_MODELS[c][1] == "crfsuite"))
+@pytest.mark.parametrize("case", slow_except(
+    sorted(c for c in BAD_MODELS if BAD_MODELS[c][1] == "crfsuite"), DEFAULT_RUN_CRFSUITE_CASES))
 def test_the_structural_check_alone_refuses_the_bad_crfsuite_bytes(tmp_path, case):
     """Before python-crfsuite ever sees them."""
     path = BAD_MODELS[case][0](tmp_path / "bad.mmbdeid")

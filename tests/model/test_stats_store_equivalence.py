@@ -169,7 +169,8 @@ def build(documents, flush_entries, by_chunk=True):
     return tables(builder.finish().connection)
 
 
-@pytest.mark.parametrize("n_documents, seed", [(900, 2), (150, 3), (8, 4)])
+@pytest.mark.parametrize("n_documents, seed", [
+    pytest.param(900, 2, marks=pytest.mark.slow), (150, 3), (8, 4)])
 def test_ranking_in_memory_equals_the_sql_ranking(n_documents, seed, monkeypatch):
     """Flushed after every post, the store is ranked by the SQL of earlier versions; kept in
     memory, by numpy: every table is the same (ties, thin boards and users, NUL terms)."""

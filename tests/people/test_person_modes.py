@@ -61,7 +61,8 @@ def test_every_line_of_an_edited_map_is_applied(tmp_path):
     assert "Dr. [P8] today" in out[1]["text"]
 
 
-@pytest.mark.parametrize("mode", ["placeholder", "pseudonym"])
+@pytest.mark.parametrize("mode", ["placeholder",
+                                  pytest.param("pseudonym", marks=pytest.mark.slow)])
 def test_scrubbing_the_output_again_changes_nothing(tmp_path, mode):
     once = scrub(tmp_path, THYROID, "--mode", mode, name="once")
     twice = scrub(tmp_path, once, "--mode", mode, name="twice")

@@ -62,7 +62,8 @@ REMOVED = {"p1": ["Linda"], "p2": ["Li\u200bnda"], "p3": ["Lin</b>da", "&#76;ind
 
 
 @pytest.mark.parametrize("mode, name", [
-    ("placeholder", "[NAME]"), ("pseudonym", "[U1]"), ("surrogate", None)])
+    ("placeholder", "[NAME]"), pytest.param("pseudonym", "[U1]", marks=pytest.mark.slow),
+    pytest.param("surrogate", None, marks=pytest.mark.slow)])
 def test_spans_file_points_into_the_original_text_in_every_mode(tmp_path, mode, name):
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
     out, spans = str(tmp_path / "out.jsonl"), str(tmp_path / "spans.jsonl")
