@@ -10,10 +10,10 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.model.reference import with_reference
 from mmbdeid.model.stats import CorpusStats
-from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
 
-SAMPLES = Path(__file__).resolve().parents[1] / "corpora_samples"
+from paths import SAMPLES as SAMPLES_DIR
+SAMPLES = Path(SAMPLES_DIR)
 
 
 def read_sample(name):
@@ -21,12 +21,12 @@ def read_sample(name):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def scrub_sample(records):
-    """Post id -> (document, spans) from the standard scrub chain with the default model
-    and the sample's own corpus statistics, pooled with the reference statistics as
-    ``scrub`` pools a small input's."""
+def scrub_sample(records, tagger):
+    """Post id -> (document, spans) from the standard scrub chain with ``tagger`` (the
+    default model: conftest's ``default_tagger``) and the sample's own corpus statistics,
+    pooled with the reference statistics as ``scrub`` pools a small input's."""
     documents = [Document.from_post(record) for record in records]
-    analyzer = Analyzer.build(NameTagger.load(default_model_path()),
+    analyzer = Analyzer.build(tagger,
                               with_reference(CorpusStats.build(documents)))
     return {record["id"]: (document, analyzer.analyze(document))
             for record, document in zip(records, documents)}

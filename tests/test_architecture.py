@@ -11,7 +11,9 @@ from typing import Dict, List, Set
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "mmbdeid"
+import paths
+
+PACKAGE = Path(paths.PACKAGE)
 MAX_LINES = 500
 
 # Bottom to top: a module may import its own layer and the layers below it. A layer is a

@@ -1,13 +1,12 @@
 """bench_scrub.py --profile: the stage profiler runs both passes and accounts for every
 stage of either tagger (its figures are the benchmark's business, not a test's)."""
 import json
-import os
 import sys
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+from paths import BENCHMARKS
+sys.path.insert(0, BENCHMARKS)
 import stages  # noqa: E402
 import synthetic_dump  # noqa: E402
 
@@ -24,7 +23,7 @@ def dump(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("tagger", ["compiled", "crfsuite"])
+@pytest.mark.parametrize("tagger", ["compiled", pytest.param("crfsuite", marks=pytest.mark.slow)])
 def test_every_stage_is_timed(dump, tagger, capsys):
     clock, ws_tokens, posts = stages.profile_stages(dump, tagger)
     with open(dump, encoding="utf-8") as handle:

@@ -18,12 +18,7 @@ import zipfile
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-GOLDEN = os.path.join(HERE, "fixtures", "golden")
-DEMO = os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")
-SAMPLE = os.path.join(REPO, "corpora_samples", "health_boards.annotated.jsonl")
-TINY = os.path.join(HERE, "fixtures", "tiny_board.annotated.jsonl")
+from paths import DEMO_DUMP as DEMO, GOLDEN, SAMPLE_CORPUS as SAMPLE, TINY
 CONLL = os.path.join(GOLDEN, "inputs", "tiny.conll")
 ALLOW = os.path.join(GOLDEN, "inputs", "allow.txt")
 DENY = os.path.join(GOLDEN, "inputs", "deny.txt")

@@ -6,8 +6,9 @@ import os
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SAMPLE = os.path.join(REPO, "corpora_samples", "demo_dump.jsonl")
+import pytest
+
+from paths import DEMO_DUMP as SAMPLE, REPO
 
 CHECK = """
 import json, os, mmbdeid
@@ -41,6 +42,7 @@ def test_installed_package_has_word_lists_and_default_model(tmp_path):
     assert os.path.isfile(facts["model"]) and 0 < facts["threshold"] < 1
 
 
+@pytest.mark.slow
 def test_installed_command_scrubs_the_demo_dump(tmp_path):
     out = tmp_path / "scrubbed.jsonl"
     result = subprocess.run([sys.executable, "-m", "mmbdeid", "scrub", SAMPLE, "-o", str(out)],

@@ -17,21 +17,20 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.model.reference import with_reference
 from mmbdeid.model.stats import CorpusStats
-from mmbdeid.model.tagger import NameTagger, default_model_path
 from mmbdeid.text.document import Document
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLE = ROOT / "corpora_samples" / "name_parts.annotated.jsonl"
+from paths import SAMPLES, TOOLS
+SAMPLE = Path(SAMPLES) / "name_parts.annotated.jsonl"
 RECORDS = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()
            if line.strip()]
 
 
 @pytest.fixture(scope="module")
-def scrubbed():
+def scrubbed(default_tagger):
     """Post id -> (document, spans) from the standard scrub chain with the default model
     and the sample's own corpus statistics (as ``mmbdeid scrub`` would build them)."""
     documents = [Document.from_post(record) for record in RECORDS]
-    analyzer = Analyzer.build(NameTagger.load(default_model_path()),
+    analyzer = Analyzer.build(default_tagger,
                               with_reference(CorpusStats.build(documents)))
     analyzer.prefetch(documents)
     return {record["id"]: (document, analyzer.analyze(document))
@@ -44,7 +43,7 @@ def removed(spans, start, end):
 
 def test_the_shipped_file_is_what_the_script_builds():
     spec = importlib.util.spec_from_file_location(
-        "build_name_parts_sample", ROOT / "tools" / "build_name_parts_sample.py")
+        "build_name_parts_sample", Path(TOOLS) / "build_name_parts_sample.py")
     builder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(builder)
     assert builder.jsonl() == SAMPLE.read_text(encoding="utf-8")

@@ -20,8 +20,8 @@ CRF_MISSES: dict = {}
 
 
 @pytest.fixture(scope="module")
-def scrubbed():
-    return scrub_sample(RECORDS)
+def scrubbed(default_tagger):
+    return scrub_sample(RECORDS, default_tagger)
 
 
 def test_sample_shape():

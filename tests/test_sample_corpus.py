@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "corpora_samples"
+import paths
+
+SAMPLES = Path(paths.SAMPLES)
 ANNOTATED = SAMPLES / "health_boards.annotated.jsonl"
 DEMO_JSONL = SAMPLES / "demo_dump.jsonl"
 DEMO_CSV = SAMPLES / "demo_dump.csv"
@@ -16,7 +17,8 @@ FIELDS = ["id", "board", "thread", "author", "parent", "time", "text"]
 
 
 def _load_builder():
-    spec = importlib.util.spec_from_file_location("build_sample", ROOT / "tools" / "build_sample.py")
+    spec = importlib.util.spec_from_file_location("build_sample",
+                                                  Path(paths.TOOLS) / "build_sample.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
