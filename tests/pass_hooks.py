@@ -5,7 +5,7 @@ def hook_progress(monkeypatch, label, moment, change):
     """Run ``change()`` once, when the pass whose progress label starts with ``label``
     starts (before it reads), has read its first chunk (``update``) or ends (after it
     read everything)."""
-    from mmbdeid.jobs import passes
+    from mmbdeid.jobs import first_pass, passes
     fired = []
 
     def fire(progress_label):
@@ -28,5 +28,6 @@ def hook_progress(monkeypatch, label, moment, change):
             if moment == "end":
                 fire(self.label)
             super().close()
-    monkeypatch.setattr(passes, "Progress", Hooked)
+    for module in (first_pass, passes):        # pass 1, passes 2 and 3
+        monkeypatch.setattr(module, "Progress", Hooked)
     return fired

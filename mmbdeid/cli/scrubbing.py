@@ -68,7 +68,7 @@ def run_review(args) -> int:
 
 
 def run_stats(args) -> int:
-    from ..jobs.passes import build_stats
+    from ..jobs.first_pass import build_stats
 
     dump = posts_source(args, args.dump)
     with locked_outputs([args.output], [dump]), _engine(args) as engine:
