@@ -66,6 +66,7 @@ class Setup:
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     steps: FrozenSet[str] = frozenset()
+    kept: Optional[Tuple[Detector, ...]] = None     # the chain's KEEP detectors, once built
 
     @property
     def removed_above(self) -> float:
@@ -73,7 +74,7 @@ class Setup:
         return self.tagger.threshold if self.threshold is None else self.threshold
 
     def keep_steps(self) -> List[Detector]:
-        return keep_steps(self.steps)
+        return list(self.kept) if self.kept is not None else keep_steps(self.steps)
 
 
 class Step(NamedTuple):
@@ -191,8 +192,12 @@ def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (
 def build_steps(names: Iterable[str], setup: Setup) -> List[Detector]:
     """The detectors of the steps ``names`` (in chain order), built from ``setup``."""
     names = step_names(names)
-    setup = replace(setup, steps=frozenset(names))
-    detectors = [BY_NAME[name].make(setup) for name in names]
+    # The KEEP steps are built once and serve both the chain and the rule steps that ask
+    # them (building one reads its word lists and gazetteer forms).
+    kept = {name: BY_NAME[name].make(setup) for name in names
+            if BY_NAME[name].effect == KEEP and name != "allow"}
+    setup = replace(setup, steps=frozenset(names), kept=tuple(kept.values()))
+    detectors = [kept[name] if name in kept else BY_NAME[name].make(setup) for name in names]
     return [detector for detector in detectors if detector is not None]
 
 

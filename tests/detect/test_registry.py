@@ -128,3 +128,11 @@ def test_scrub_takes_steps_and_refuses_an_unknown_one_in_one_line(tmp_path, caps
     assert not out.exists()
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "unknown step 'drug'" in error
+
+
+def test_the_rule_steps_ask_the_chains_own_keep_steps():
+    detectors = Analyzer.build(WordTagger()).detectors
+    kept = [d for d in detectors if d.effect == "keep" and d.source != "allow"]
+    for rule in (d for d in detectors if hasattr(d, "keep_steps")):
+        assert len(rule.keep_steps) == len(kept)
+        assert all(mine is theirs for mine, theirs in zip(rule.keep_steps, kept))
