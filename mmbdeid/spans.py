@@ -22,6 +22,10 @@ SPACED = "spaced"        # spaced-out names (``R o b e r t``)
 DENY = "deny"            # the user's deny list
 MEMBER = "member"        # a board member's name from the person map (person modes)
 CONSISTENCY = "consistency"  # a word its thread or author removed with high probability
+COMPLETION = "completion"    # the rest of a name found, scored as the part that seeded it
+# Spans scored by the model's probabilities, which a span found with a higher score
+# replaces (:func:`raise_spans`); any other source's span stands.
+MODEL_SCORED = frozenset({CRF, COMPLETION})
 GOLD = "gold"            # hand-tagged spans of an annotated corpus
 
 # The probability from which a word the model removed is removed throughout its thread and
@@ -94,9 +98,10 @@ def add_spans(spans: Iterable[Span], added: Sequence[Span]) -> List[Span]:
 
 
 def raise_spans(spans: Iterable[Span], found: Sequence[Span]) -> List[Span]:
-    """``spans`` plus those of ``found`` that overlap only model spans (``CRF``) of a lower
-    score, which they replace; a found span overlapping any other span (a pattern, a rule's
-    phrase) or a model span scoring as high is dropped. Sorted."""
+    """``spans`` plus those of ``found`` that overlap only model-scored spans
+    (:data:`MODEL_SCORED`) of a lower score, which they replace; a found span overlapping any
+    other span (a pattern, a rule's phrase) or a model-scored span scoring as high is
+    dropped. Sorted."""
     spans = list(spans)
     if not found or not spans:
         return add_spans(spans, found)
@@ -109,7 +114,8 @@ def raise_spans(spans: Iterable[Span], found: Sequence[Span]) -> List[Span]:
         blocked = False
         while j >= 0 and furthest[j] > span.start:     # some span up to j reaches into it
             other = ordered[j]
-            if other.end > span.start and (other.source != CRF or other.score >= span.score):
+            if other.end > span.start and (other.source not in MODEL_SCORED
+                                            or other.score >= span.score):
                 blocked = True
                 break
             j -= 1

@@ -48,13 +48,12 @@ from bisect import bisect_left
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..lexicon.names import HYPHENS
-from ..spans import USERNAME, Span
+from ..spans import COMPLETION, USERNAME, Span
 from ..text.document import Document
 from .base import Completer, Detector, without_kept
 from .crf import EVERY_TOKEN
 from .name_words import KNOWN, Caps, NameWords, name_words
 
-COMPLETION = "completion"
 MAX_WORDS = 4
 # Particles written in lower case before a name even where nothing precedes them.
 ARABIC_PARTICLES = frozenset({"al", "bin", "ibn", "bint", "abu", "el"})

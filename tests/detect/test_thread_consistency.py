@@ -12,7 +12,7 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.consistency import (NameEvidence, Seen, can_be_the_name, matching_spans,
                                         removed_types, scope_keys)
-from mmbdeid.spans import CONSISTENCY, CRF, USERNAME, Span, raise_spans
+from mmbdeid.spans import COMPLETION, CONSISTENCY, CRF, USERNAME, Span, raise_spans
 from mmbdeid.text.document import Document
 
 from paths import SAMPLES
@@ -92,6 +92,11 @@ def test_the_second_round_removes_the_words_as_names_and_the_keep_steps_hold(
     (Span("NAME", 0, 5, 0.95, CRF), True),          # a higher one stays
     (Span("USER", 0, 5, 1.0, USERNAME), True),      # a rule's span is never cut
     (Span("NAME", 0, 11, 0.3, "title"), True),
+    # completion scores a token as the name part that seeded it: a model score too, so
+    # in evaluation (a span on every token) a seed below the threshold does not hide the
+    # word from the second round, as it does not in a scrub
+    (Span("NAME", 0, 5, 0.01, COMPLETION), False),
+    (Span("NAME", 0, 5, 0.95, COMPLETION), True),
 ])
 def test_a_consistency_span_only_raises_a_lower_model_score(earlier, kept):
     found = Span("NAME", 0, 5, 0.9, CONSISTENCY)
