@@ -1,7 +1,8 @@
-"""Months and weekdays are kept (KEEP): ``January``, ``Jan. 9``, ``last May``, ``Monday``.
+"""Months, weekdays and holidays are kept (KEEP): ``January``, ``Jan. 9``, ``last May``,
+``Monday``, ``Christmas``.
 
-* A month or weekday that is nobody's first name (``January``, ``March``, ``October``,
-  ``Monday``, ``Friday``) is kept wherever it stands.
+* A month, weekday or holiday that is nobody's first name (``January``, ``March``,
+  ``October``, ``Monday``, ``Friday``, ``Thanksgiving``) is kept wherever it stands.
 * A month that is also a first name (``April``, ``May``, ``June``, ``August``) and every
   abbreviation (``Jan``, ``Aug``, ``Sept``, ``Wed``, ``Sat``; ``Jan`` is a first name too,
   ``Sat`` a word) is kept in a date: next to a number (``June 3``, ``Jan. 9, 2005``, ``3
@@ -23,6 +24,10 @@ CALENDAR = "calendar"
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
           "september", "october", "november", "december")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Holidays written as one word: a name step must not take ``Christmas`` in ``Maren and
+# Christmas``. One that is also a first name is kept in a date only, as ``May``.
+HOLIDAYS = ("christmas", "xmas", "easter", "thanksgiving", "halloween", "hanukkah", "chanukah",
+            "passover", "ramadan", "diwali", "kwanzaa")
 ABBREVIATIONS = frozenset({"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
                            "nov", "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs",
                            "fri", "sat", "sun"})
@@ -52,7 +57,7 @@ class CalendarKeeper(Detector):
     effect = KEEP
 
     def __init__(self):
-        words = frozenset(MONTHS + WEEKDAYS)
+        words = frozenset(MONTHS + WEEKDAYS + HOLIDAYS)
         first = names()
         self.always = frozenset(w for w in words if w not in first)
         self.in_dates = (words - self.always) | ABBREVIATIONS

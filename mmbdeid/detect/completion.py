@@ -24,6 +24,8 @@ walking along the tokens of the seed's line, adds the tokens that complete each 
   word with an apostrophe (``O'Leary``, ``d'Amato``);
 * surname first at the start of a line (a mail header, a list): the word before ``,
   Maren`` and the first name after ``Oyelaran,`` (``Oyelaran, Maren``);
+* a name word joined to the name by ``and`` or ``&`` (``Rumsfeld, Wolfowitz and Feith``,
+  ``Oyelaran & Tillotson``): people named together, as they are in lists and signatures;
 * a mail address after the name, Lotus Notes style: ``@`` and the domain in capitals of
   ``Maren Oyelaran@ACME`` (an identifier like an e-mail address, removed whole);
 * in capitals: a seed in capitals takes its neighbours in capitals that are first names
@@ -59,6 +61,8 @@ MAX_WORDS = 4
 ARABIC_PARTICLES = frozenset({"al", "bin", "ibn", "bint", "abu", "el"})
 MAX_PARTICLES = 3
 SENTENCE_ENDS = frozenset({".", "!", "?", "...", "\u2026"})
+# Words joining two people named together (``Wolfowitz and Feith``).
+COORDINATORS = frozenset({"and", "&"})
 # Words before a letter that make it a grade or a plan, not an initial: ``got a B.``
 DETERMINERS = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their", "its",
                          "this", "that", "no", "any", "some", "each", "every"})
@@ -206,6 +210,18 @@ class _Walk:
         if count >= 2:
             added.extend(self.suffix_after(k, line))
         return added + self.notes_domain(k, line)
+
+    def coordinated(self, first: int, last: int, line: int, caps: Caps) -> List[int]:
+        """A name word joined to the name by ``and`` or ``&``, on either side (``Rumsfeld,
+        Wolfowitz and Feith``): people named together, one of them found."""
+        found = []
+        if self.usable(first - 1, line) and self.tokens[first - 1].lower() in COORDINATORS \
+                and self.word(first - 2, line, caps):
+            found.append(first - 2)
+        if self.usable(last + 1, line) and self.tokens[last + 1].lower() in COORDINATORS \
+                and self.word(last + 2, line, caps):
+            found.append(last + 2)
+        return found
 
     def notes_domain(self, k: int, line: int) -> List[int]:
         """``@`` and the domain in capitals of a mail address written after a name, Lotus
@@ -412,6 +428,7 @@ class NameCompletion(Completer):
         words += sum(1 for k in left if len(tokens[k]) > 1
                      and not walk.words.is_particle(tokens[k]))
         found.update(walk.right(last, line, right_caps, words))
+        found.update(walk.coordinated(first, last, line, caps))
         return found
 
 

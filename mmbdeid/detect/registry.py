@@ -133,7 +133,7 @@ STEPS: Tuple[Step, ...] = (
             "institutions named after people (St. Agnes Hospital)"),
     _keeper("prefixed-places", PrefixedPlaceKeeper,
             "a place, saint or storm prefix and the word after it (Fort Worth)"),
-    _keeper("calendar", CalendarKeeper, "months and weekdays"),
+    _keeper("calendar", CalendarKeeper, "months, weekdays and holidays"),
     _keeper("devices", DeviceKeeper, "medical devices (Dexcom)"),
     _keeper("acronyms", AcronymKeeper, "acronyms, in brackets or inside a sentence"),
     _keeper("file-extensions", FileExtensionKeeper, "file-name extensions"),

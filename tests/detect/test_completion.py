@@ -81,6 +81,16 @@ from stand_in_model import WordTagger, scrub
     ("Thanks Rita. Tomm came", {"Rita"}, "Thanks [NAME]. Tomm came"),
     ("I saw Rita, Oyelaran and Kay", {"Rita"}, "I saw [NAME], Oyelaran and Kay"),
     ("Maren\nOyelaran", {"Maren"}, "[NAME]\nOyelaran"),
+    # a name word joined by "and" or "&" to a name found: people named together; not a
+    # holiday, a drug or a common word
+    ("Rumsfeld, Wolfowitz and Feith met", {"Rumsfeld", "Feith"},
+     "[NAME], [NAME] and [NAME] met"),
+    ("Oyelaran and Tillotson came", {"Tillotson"}, "[NAME] and [NAME] came"),
+    ("Maren & Tillotson", {"Maren"}, "[NAME] & [NAME]"),
+    ("Maren and Christmas", {"Maren"}, "[NAME] and Christmas"),
+    ("Maren and Humira", {"Maren"}, "[NAME] and Humira"),
+    ("Thanks Maren and Welcome!", {"Maren"}, "Thanks [NAME] and Welcome!"),
+    ("Maren and\nTillotson", {"Maren"}, "[NAME] and\nTillotson"),
     # at most four words
     ("Maren Ola Tillotson Oyelaran Vangie Nemec", {"Maren"},
      "[NAME] Vangie Nemec"),
