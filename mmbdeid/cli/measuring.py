@@ -60,7 +60,8 @@ def run_sweep(args) -> int:
 
 
 def _sweep(args) -> int:
-    from ..evaluation.metrics import (format_table, leak_legend, plot_curve, post_leaks,
+    from ..evaluation.curve_plot import plot_curve
+    from ..evaluation.metrics import (format_table, leak_legend, post_leaks,
                                       sweep, write_curve)
     from ..evaluation.gold import score_gold_file
 

@@ -87,9 +87,9 @@ def _crossval(args) -> int:
     import numpy as np
     from ..files.corpora import load_labelled
     from ..evaluation.crossval import fold_scores
+    from ..evaluation.curve_plot import plot_curve
     from ..evaluation.metrics import (fold_spread, format_fold_table, format_table,
-                                      leak_legend, plot_curve, post_leaks, sweep,
-                                      write_curve)
+                                      leak_legend, post_leaks, sweep, write_curve)
     from ..model.tagger import DEFAULT_THRESHOLD
 
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
