@@ -81,5 +81,5 @@ def _sweep(args) -> int:
         write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
         plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold,
-                   fmt=args.output_formats["plot"])
+                   fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK

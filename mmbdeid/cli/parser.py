@@ -133,8 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("-o", "--output", metavar="CURVE.csv",
                        help="also write the table (one row per threshold) as " + TABLE_HELP)
     sweep.add_argument("--plot", metavar="CURVE.png",
-                       help="the precision-recall curve, the model's threshold circled, "
-                            + PLOT_HELP)
+                       help="precision and the leaking-post share against recall, "
+                            "each point's threshold beside it, the model's threshold "
+                            "circled, " + PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
     _tagger_option(sweep)
     _step_options(sweep)
@@ -152,8 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also write the pooled table (one row per threshold) as "
                                + TABLE_HELP)
     crossval.add_argument("--plot", metavar="CURVE.png",
-                          help="the pooled precision-recall curve with each fold's, "
-                               + PLOT_HELP)
+                          help="the pooled precision and leaking-post share against "
+                               "recall, with each fold's precision, " + PLOT_HELP)
     crossval.add_argument("--threshold", type=probability_threshold, metavar="T",
                           help="threshold of the per-fold figures (default 0.05)")
     _training_options(crossval)

@@ -124,7 +124,7 @@ def _crossval(args) -> int:
     if args.plot:
         plot_curve(rows, args.plot, title="%d-fold cross-validation" % args.folds,
                    mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds],
-                   fmt=args.output_formats["plot"])
+                   fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK
 
 
