@@ -5,7 +5,7 @@ import argparse
 from .. import __version__
 from ..crf import TAGGERS
 from ..errors import InputError
-from ..evaluation import CHAINS, GROUPINGS
+from ..evaluation import CHAINS, GROUPINGS, THRESHOLD_FLOOR
 from ..people.scope import SCOPES
 from ..output.operators import MODES
 from ..output.review_page import DEFAULT_PAGE_POSTS
@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--target-recall", type=target_recall, default=0.9, metavar="R",
                        help="with --dev: the highest threshold whose dev recall reaches R "
                             "(default 0.9)")
+    train.add_argument("--force", action="store_true",
+                       help="with --dev: accept a threshold below %g when the target "
+                            "recall needs one (otherwise an error, and no model written)"
+                            % THRESHOLD_FLOOR)
     _training_options(train)
     _quiet_option(train)
     _posts_options(train, input_format=False)
