@@ -19,7 +19,9 @@ DETECTING_OUTPUTS = {
 DESCRIPTIONS = {
     "train": ("Train a name tagger (a CRF) on hand-tagged posts or CoNLL files and save it "
               "as one model file. With --dev, the threshold is the highest whose recall on "
-              "the dev set reaches --target-recall; otherwise 0.05. The model is written "
+              "the dev set reaches --target-recall, its dev recall, precision, specificity "
+              "and leaking posts printed; one below 0.005 is refused (exit 2, no model "
+              "written) unless --force. Without --dev, 0.05. The model is written "
               "private (mode 0600): its token features hold words of the training posts "
               "verbatim, names and usernames among them, so share it like the posts.",
               ["mmbdeid train tagged.jsonl -o board.mmbdeid --stats dump.stats",

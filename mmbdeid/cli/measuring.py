@@ -60,7 +60,8 @@ def run_sweep(args) -> int:
 
 
 def _sweep(args) -> int:
-    from ..evaluation.metrics import (format_table, leak_legend, plot_curve, post_leaks,
+    from ..evaluation.curve_plot import plot_curve
+    from ..evaluation.metrics import (format_table, leak_legend, post_leaks,
                                       sweep, write_curve)
     from ..evaluation.gold import score_gold_file
 
@@ -80,5 +81,5 @@ def _sweep(args) -> int:
         write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
         plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold,
-                   fmt=args.output_formats["plot"])
+                   fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK

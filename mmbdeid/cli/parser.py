@@ -5,7 +5,7 @@ import argparse
 from .. import __version__
 from ..crf import TAGGERS
 from ..errors import InputError
-from ..evaluation import CHAINS, GROUPINGS
+from ..evaluation import CHAINS, GROUPINGS, THRESHOLD_FLOOR
 from ..people.scope import SCOPES
 from ..output.operators import MODES
 from ..output.review_page import DEFAULT_PAGE_POSTS
@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--target-recall", type=target_recall, default=0.9, metavar="R",
                        help="with --dev: the highest threshold whose dev recall reaches R "
                             "(default 0.9)")
+    train.add_argument("--force", action="store_true",
+                       help="with --dev: accept a threshold below %g when the target "
+                            "recall needs one (otherwise an error, and no model written)"
+                            % THRESHOLD_FLOOR)
     _training_options(train)
     _quiet_option(train)
     _posts_options(train, input_format=False)
@@ -133,8 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("-o", "--output", metavar="CURVE.csv",
                        help="also write the table (one row per threshold) as " + TABLE_HELP)
     sweep.add_argument("--plot", metavar="CURVE.png",
-                       help="the precision-recall curve, the model's threshold circled, "
-                            + PLOT_HELP)
+                       help="precision and the leaking-post share against recall, "
+                            "each point's threshold beside it, the model's threshold "
+                            "circled, " + PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
     _tagger_option(sweep)
     _step_options(sweep)
@@ -152,8 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also write the pooled table (one row per threshold) as "
                                + TABLE_HELP)
     crossval.add_argument("--plot", metavar="CURVE.png",
-                          help="the pooled precision-recall curve with each fold's, "
-                               + PLOT_HELP)
+                          help="the pooled precision and leaking-post share against "
+                               "recall, with each fold's precision, " + PLOT_HELP)
     crossval.add_argument("--threshold", type=probability_threshold, metavar="T",
                           help="threshold of the per-fold figures (default 0.05)")
     _training_options(crossval)

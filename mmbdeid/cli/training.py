@@ -25,8 +25,6 @@ def run_train(args) -> int:
 
 def _train(args) -> int:
     from ..files.corpora import file_sha256, load_labelled, training_labels
-    from ..evaluation.metrics import UnreachableRecall, pick_threshold
-    from ..evaluation.gold import gold_scores
     from ..model.token_features import FEATURE_GROUPS
     from ..model.reference import corpus_stats
     from ..model.tagger import DEFAULT_THRESHOLD, NameTagger
@@ -51,20 +49,7 @@ def _train(args) -> int:
                    [training_labels(d.document, d.labels) for d in labelled], stats=stats,
                    progress=shown)
     if args.dev:
-        dev = load_labelled(posts_source(args, args.dev, sniff=False))
-        with progress(args, "scoring dev") as shown:
-            gold, probabilities = gold_scores(tagger, dev,
-                                              corpus_stats([d.document for d in dev]),
-                                              progress=shown)
-        try:
-            threshold = pick_threshold(gold, probabilities, args.target_recall)
-        except UnreachableRecall as error:
-            threshold = error.threshold
-            say("warning: dev recall %.3f < target %.3f even at %g" % (
-                error.recall, args.target_recall, threshold))
-        threshold_source = {
-            "dev": os.path.basename(args.dev), "dev_sha256": file_sha256(args.dev),
-            "target_recall": args.target_recall}
+        threshold, threshold_source = _dev_threshold(args, tagger)
     else:
         threshold = DEFAULT_THRESHOLD
         threshold_source = "default (paper's tuned value)"
@@ -73,6 +58,76 @@ def _train(args) -> int:
     tagger.save(args.output)
     say("model written to %s (threshold %g)" % (args.output, tagger.threshold))
     return EXIT_OK
+
+
+def _dev_threshold(args, tagger):
+    """The threshold --dev and --target-recall choose and where it came from (the model's
+    metadata); its dev figures printed. A threshold below the floor is an error unless
+    --force, so no model is written with it by accident."""
+    from ..files.corpora import file_sha256, load_labelled
+    from ..evaluation.gold import gold_scores
+    from ..evaluation import THRESHOLD_FLOOR
+    from ..evaluation.metrics import (UnreachableRecall, pick_threshold, post_leak,
+                                      token_metrics)
+    from ..model.reference import corpus_stats
+
+    dev = load_labelled(posts_source(args, args.dev, sniff=False))
+    with progress(args, "scoring dev") as shown:
+        gold, probabilities, minima = gold_scores(
+            tagger, dev, corpus_stats([d.document for d in dev]), posts=True,
+            progress=shown)
+    reached = True
+    try:
+        threshold = pick_threshold(gold, probabilities, args.target_recall)
+    except UnreachableRecall as error:
+        threshold, reached = error.threshold, False
+    except ValueError as error:         # no gold name in the dev set
+        raise InputError(str(error), args.dev) from None
+    metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
+    leak = post_leak(minima, threshold)
+    print(format_dev_figures(os.path.basename(args.dev), args.target_recall, reached,
+                             metrics, leak))
+    below = threshold < THRESHOLD_FLOOR
+    if below and not args.force:
+        needs = ("target recall %g needs threshold %g" % (args.target_recall, threshold)
+                 if reached else "no threshold reaches dev recall %g (%.4f at best, at "
+                 "threshold %g)" % (args.target_recall, metrics.recall, threshold))
+        raise InputError("%s, below %g; --force accepts it; no model written" % (
+            needs, THRESHOLD_FLOOR), args.dev)
+    if not reached:
+        say("warning: dev recall %.4f < target %g even at threshold %g" % (
+            metrics.recall, args.target_recall, threshold))
+    if below:
+        say("warning: threshold %g is below %g, accepted with --force: the model removes "
+            "%.2f%% of the dev set's other tokens" % (
+                threshold, THRESHOLD_FLOOR, 100 * (1 - metrics.specificity)))
+    return threshold, {
+        "dev": os.path.basename(args.dev), "dev_sha256": file_sha256(args.dev),
+        "target_recall": args.target_recall, "target_reached": reached,
+        "below_floor_forced": below,
+        "dev_figures": {"recall": metrics.recall, "precision": metrics.precision,
+                        "specificity": metrics.specificity, "tp": metrics.tp,
+                        "fp": metrics.fp, "fn": metrics.fn, "tn": metrics.tn,
+                        "leaking_posts": leak.leaking, "posts_with_a_name": leak.with_names,
+                        "posts": leak.posts}}
+
+
+def format_dev_figures(dev: str, target: float, reached: bool, metrics, leak) -> str:
+    """The dev figures at the chosen threshold, one short block: what the threshold buys
+    and what it costs, with the counts behind each share."""
+    from ..evaluation.metrics import format_leak
+    return "\n".join([
+        "dev set      %s (the model and its filters, as evaluate measures)" % dev,
+        "threshold    %g (%s)" % (metrics.threshold, (
+            "the highest whose dev recall reaches %g" % target if reached else
+            "the lowest there is: dev recall stays below %g" % target)),
+        "recall       %6.2f%%  (%d of %d name tokens removed)" % (
+            100 * metrics.recall, metrics.tp, metrics.tp + metrics.fn),
+        "precision    %6.2f%%  (%d of %d tokens removed are names)" % (
+            100 * metrics.precision, metrics.tp, metrics.tp + metrics.fp),
+        "specificity  %6.2f%%  (%d of %d other tokens kept)" % (
+            100 * metrics.specificity, metrics.tn, metrics.tn + metrics.fp),
+        "leaking      %s" % format_leak(leak)])
 
 
 def run_crossval(args) -> int:
@@ -87,9 +142,9 @@ def _crossval(args) -> int:
     import numpy as np
     from ..files.corpora import load_labelled
     from ..evaluation.crossval import fold_scores
+    from ..evaluation.curve_plot import plot_curve
     from ..evaluation.metrics import (fold_spread, format_fold_table, format_table,
-                                      leak_legend, plot_curve, post_leaks, sweep,
-                                      write_curve)
+                                      leak_legend, post_leaks, sweep, write_curve)
     from ..model.tagger import DEFAULT_THRESHOLD
 
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
@@ -124,7 +179,7 @@ def _crossval(args) -> int:
     if args.plot:
         plot_curve(rows, args.plot, title="%d-fold cross-validation" % args.folds,
                    mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds],
-                   fmt=args.output_formats["plot"])
+                   fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK
 
 

@@ -1,4 +1,4 @@
-"""Token-level name metrics, threshold sweeps, and precision/recall curves.
+"""Token-level name metrics, threshold sweeps and their tables (the plot: :mod:`.curve_plot`).
 
 Conventions:
 
@@ -28,7 +28,6 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..files.atomic import atomic_binary_output
 from ..files.tables import REAL, WHOLE, Column, table_output
 from ..kinds import PERSON_LABELS
 
@@ -43,7 +42,6 @@ __all__ = [
     "format_table",
     "write_curve",
     "read_curve_csv",
-    "plot_curve",
     "CSV_FIELDS",
     "LEAK_CSV_FIELDS",
     "PostLeak",
@@ -403,61 +401,6 @@ def read_curve_csv(path) -> List[TokenMetrics]:
             out.append(TokenMetrics(float(t) if t else None, int(rec["tp"]), int(rec["fp"]),
                                     int(rec["fn"]), int(rec["tn"])))
     return out
-
-
-def plot_curve(rows: Sequence[TokenMetrics], path, title: Optional[str] = None,
-               mark: Optional[float] = None,
-               folds: Sequence[Sequence[TokenMetrics]] = (), fmt: str = "png") -> None:
-    """Precision (y) against recall (x), points labelled with their thresholds, as an
-    image in format ``fmt`` (:data:`~mmbdeid.files.outputs.PLOT`: png, pdf, svg, ...);
-    all or nothing.
-
-    ``mark`` highlights the row whose threshold equals it (e.g. the default 0.05);
-    ``folds``: each cross-validation fold's curve, drawn thin behind the pooled one.
-    Uses the Agg canvas directly (no pyplot, no global backend switch). matplotlib is an
-    optional extra (``mmbdeid[plot]``): without it, a one-line ``InputError``.
-    """
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        from ..errors import InputError
-        raise InputError("plotting needs matplotlib: pip install 'mmbdeid[plot]'",
-                         str(path)) from None
-
-    fig = Figure(figsize=(6, 5), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
-    for number, fold in enumerate(folds, 1):
-        ordered = sorted(fold, key=lambda r: (r.recall, -r.precision))
-        ax.plot([r.recall for r in ordered], [r.precision for r in ordered], "-",
-                color="0.6", linewidth=0.8, label="each fold" if number == 1 else None)
-    pts = sorted(rows, key=lambda r: (r.recall, -r.precision))
-    xs = [r.recall for r in pts]
-    ys = [r.precision for r in pts]
-    ax.plot(xs, ys, "-o", color="tab:blue", markersize=4, linewidth=1)
-    for r in rows:
-        if r.threshold is not None:
-            ax.annotate(_fmt_threshold(r.threshold), (r.recall, r.precision),
-                        textcoords="offset points", xytext=(4, 4), fontsize=7)
-    if mark is not None:
-        hit = [r for r in rows if r.threshold is not None
-               and math.isclose(r.threshold, mark, rel_tol=1e-9, abs_tol=1e-12)]
-        if hit:
-            r = hit[0]
-            ax.plot([r.recall], [r.precision], "o", markersize=11, markerfacecolor="none",
-                    markeredgecolor="tab:red", markeredgewidth=2,
-                    label="threshold %g" % mark)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower left", fontsize=8)
-    ax.set_xlim(0.0, 1.0)
-    ax.set_ylim(0.0, 1.0)
-    ax.set_xlabel("recall")
-    ax.set_ylabel("precision")
-    ax.grid(True, alpha=0.3)
-    ax.set_title(title if title is not None else "Name tokens: precision vs recall")
-    with atomic_binary_output(path) as handle:
-        fig.savefig(handle, format=fmt)
 
 
 def _fold_metrics(folds, threshold: float) -> List[Tuple[TokenMetrics, PostLeak]]:

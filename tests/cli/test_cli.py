@@ -90,17 +90,6 @@ def test_evaluate_and_sweep(tmp_path, tiny_model_path, tiny_corpus_path, capsys)
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
-def test_train_with_dev_picks_threshold_for_target_recall(tmp_path, tiny_corpus_path):
-    from mmbdeid.model.tagger import NameTagger
-    model = str(tmp_path / "m.mmbdeid")
-    assert main(["train", tiny_corpus_path, "-o", model, "--max-iterations", "30",
-                 "--dev", tiny_corpus_path, "--target-recall", "1.0"]) == 0
-    tagger = NameTagger.load(model)
-    assert tagger.metadata_["threshold_source"]["target_recall"] == 1.0
-    assert 0 < tagger.threshold < 1
-    assert tagger.metadata_["training_data"][0]["documents"] == 10
-
-
 BAD_INPUTS = [  # (file name, content, expected message fragment)
     ("bad.jsonl", b'{"id": "1", "text": "ok"}\n{"id": 2, "text": \n', "bad.jsonl:2:"),
     ("notext.jsonl", b'{"id": "1", "text": "ok"}\n{"id": "2"}\n', "notext.jsonl:2:"),

@@ -6,7 +6,7 @@ import pytest
 
 from mmbdeid.evaluation.metrics import (
     CSV_FIELDS, DEFAULT_SWEEP, UnreachableRecall, format_table, name_mask,
-    pick_threshold, plot_curve, read_curve_csv, sweep, token_metrics, write_curve)
+    pick_threshold, read_curve_csv, sweep, token_metrics, write_curve)
 
 
 @pytest.mark.parametrize("gold,pred,expect", [
@@ -146,11 +146,3 @@ def test_csv_round_trip(tmp_path):
         "threshold,precision,recall,f1,specificity,tp,fp,fn,tn".split(",")
     assert math.isclose(float(recs[1][2]), rows[0].recall, abs_tol=1e-6)
     assert read_curve_csv(path) == rows
-
-
-def test_plot_png(tmp_path):
-    gold, prob = _random(300)
-    path = tmp_path / "curve.png"
-    plot_curve(sweep(gold, prob), path, title="test", mark=0.05)
-    with open(path, "rb") as fh:
-        assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
