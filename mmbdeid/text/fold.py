@@ -9,18 +9,21 @@ of the original character it came from, and a match in the folded text maps back
 original characters it covers (the marks after its last letter with it).
 """
 import unicodedata
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 
 class Folded(NamedTuple):
     text: str
     # origin[i]: the offset in the original text of the character folded[i] came from;
-    # one more entry, the original's length, for a match that ends at the end.
-    origin: List[int]
+    # one more entry, the original's length, for a match that ends at the end. None: the
+    # offsets are the same (an ASCII text).
+    origin: Optional[List[int]]
 
     def original_span(self, start: int, end: int) -> Tuple[int, int]:
         """The original extent of ``text[start:end]`` (a match not cutting a character's
         expansion in two)."""
+        if self.origin is None:
+            return start, end
         return self.origin[start], self.origin[end]
 
 
@@ -40,7 +43,7 @@ def fold_term(term: str, casefold: bool = False) -> str:
 def fold(text: str, casefold: bool = False) -> Folded:
     """``text`` without accents (see the module doc), with the map back."""
     if text.isascii():      # most posts: nothing to fold, offsets one to one
-        return Folded(text.lower() if casefold else text, list(range(len(text) + 1)))
+        return Folded(text.lower() if casefold else text, None)
     pieces: List[str] = []
     origin: List[int] = []
     for at, char in enumerate(text):
