@@ -8,6 +8,13 @@ person's own posts, where a sign-off (``\\nKay``) is the typical leak.  Every hi
 reported with its post id and offsets for a person to check; placeholders and
 pseudonyms (``[NAME]``, ``[USER]``, ``[U12]``) are never hits.
 
+Accents do not hide a leak: terms and text are compared with their accents folded away
+(``text/fold.py``), so ``Inés`` and ``Ine\u0301s`` are leaks of ``ines_lupus`` and ``Ines``
+of ``Inés_k``.  Nor does a condition named after a person raise one: an eponym before a
+medical head noun (``Graves' disease``, ``Bell's palsy``; the medical keep step's own test,
+``MedicalTermKeeper.eponyms_before_heads``) is no leak of ``graves_fan``; ``Thanks Graves!``
+still is.
+
 Ambiguity policy.  Many usernames and variants are ordinary words (``hope``, ``tiger``,
 ``girl``).  Searched case-insensitively, "I hope" would be a leak; skipped, a real
 "Thanks Hope!" would be hidden.  So each term is classed by its lower-case form:
@@ -63,10 +70,13 @@ import re
 from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Set,
                     Tuple)
 
+from .detect.medical import MedicalTermKeeper
 from .errors import InputError
 from .files.posts import read_posts
 from .lexicon.usernames import username_variants
 from .lexicon.word_policy import search_mode
+from .text.document import Document
+from .text.fold import fold, fold_term
 from .text.terms import TermMatcher, normalize_term
 
 MIN_VARIANT = 3        # shorter variants are not searched (too many chance hits)
@@ -132,10 +142,11 @@ class _TermSet:
         """Register ``term``; returns its search mode."""
         term = normalize_term(term)
         mode = search_mode(term, kind)
+        # Accents folded away on both sides (find): "Inés" is a leak of ines_lupus.
         if mode == "any-case":
-            key = (mode, term.lower())
+            key = (mode, fold_term(term, casefold=True))
         elif mode == "capitalised":
-            key = (mode, _capitalised(term))
+            key = (mode, _capitalised(fold_term(term)))
         else:
             return mode
         self._owners.setdefault(key, set()).add((kind, person))
@@ -150,14 +161,19 @@ class _TermSet:
             case_sensitive=True)
 
     def find(self, text: str) -> Iterator[Tuple[int, int, str, str]]:
-        """``(start, end, kind, person)`` for every hit, before overlap resolution."""
-        for start, end, term in self._any_case.finditer(text):
-            yield (start, end) + _owner(self._owners[("any-case", term.lower())])
-        for start, end, term in self._capitalised.finditer(text):
-            if (_at_sentence_start(text, start) and not _alone_on_line(text, end)
-                    and not _addressed(text, end)):
+        """``(start, end, kind, person)`` for every hit, before overlap resolution; the
+        text is searched with its accents folded away, the offsets are its own."""
+        folded = fold(text, casefold=True)
+        for start, end, term in self._any_case.finditer(folded.text):
+            yield (folded.original_span(start, end)
+                   + _owner(self._owners[("any-case", term.lower())]))
+        folded = fold(text)   # case kept: capitalised terms are searched in their case
+        for start, end, term in self._capitalised.finditer(folded.text):
+            if (_at_sentence_start(folded.text, start) and not _alone_on_line(folded.text, end)
+                    and not _addressed(folded.text, end)):
                 continue   # "Hope that helps": any word is capitalised here
-            yield (start, end) + _owner(self._owners[("capitalised", term)])
+            yield (folded.original_span(start, end)
+                   + _owner(self._owners[("capitalised", term)]))
 
 
 def _owner(owners: Set[Tuple[str, str]]) -> Tuple[str, str]:
@@ -197,8 +213,10 @@ class LeakAuditor:
             add(self._board, username, "username", username)
             # An @-mention is a username whatever the word: "@hope" is searched in any case.
             add(self._board, "@" + username, "username", username)
-            for variant in sorted(username_variants(username)):
-                if len(variant) >= MIN_VARIANT and variant != username.lower():
+            # Split with its accents folded away: the parts of "Inés_k" are "ines", "k".
+            folded = fold_term(username)
+            for variant in sorted(username_variants(folded)):
+                if len(variant) >= MIN_VARIANT and variant != folded.lower():
                     add(self._board, variant, "variant", username)
         for username, names in names_by_user.items():
             terms = self._names.setdefault(username.strip().casefold(), _TermSet())
@@ -210,20 +228,32 @@ class LeakAuditor:
         for terms in self._names.values():
             terms.compile()
         self.unchecked: List[str] = sorted(unchecked)
+        self._medical: Optional[MedicalTermKeeper] = None   # built at the first hit
+
+    def _conditions(self, text: str) -> List[Tuple[int, int]]:
+        """Where ``text`` names a condition after a person (``Graves' disease``): the
+        eponyms the medical keep step keeps before a medical head noun."""
+        if self._medical is None:
+            self._medical = MedicalTermKeeper()
+        document = Document.from_text(text)
+        return [(span.start, span.end)
+                for span in document.to_original(self._medical.eponyms_before_heads(document))]
 
     def scan(self, post_id: str, text: str, author: Optional[str] = None) -> List[Leak]:
         """The leaks in one scrubbed post, in text order, not overlapping."""
         hits = list(self._board.find(text))
         if author and author.strip().casefold() in self._names:
             hits += self._names[author.strip().casefold()].find(text)
-        placeholders = [m.span() for m in _PLACEHOLDER.finditer(text)]
+        if not hits:
+            return []
+        not_leaks = [m.span() for m in _PLACEHOLDER.finditer(text)] + self._conditions(text)
         leaks: List[Leak] = []
         # Earliest first, then longest, then by kind priority; drop overlapping hits.
         for start, end, kind, person in sorted(
                 hits, key=lambda h: (h[0], h[0] - h[1], KINDS.index(h[2]))):
             if leaks and start < leaks[-1].end:
                 continue
-            if any(p_start <= start and end <= p_end for p_start, p_end in placeholders):
+            if any(n_start <= start and end <= n_end for n_start, n_end in not_leaks):
                 continue
             leaks.append(Leak(str(post_id), start, end, text[start:end], kind, person))
         return leaks

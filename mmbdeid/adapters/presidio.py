@@ -15,13 +15,25 @@ Presidio's default NLP engine downloads ``en_core_web_lg`` when it is missing.
 mmbdeid does its own tokenising, so :class:`BlankSpacyNlpEngine` gives Presidio a blank
 spaCy pipeline instead (tokens, no download); Presidio's pattern recognizers work
 with it, its spaCy NER recognizer finds nothing and is left out.
+
+Presidio's e-mail recognizer checks an address's domain with ``tldextract``, whose shared
+extractor fetches the public suffix list from the web on first use: offline, each failed
+URL is logged with a traceback on stderr (and the list falls back to tldextract's
+snapshot anyway). The engine of :func:`blank_analyzer_engine` has
+:class:`OfflineEmailRecognizer` in its place, which reads that snapshot from the start:
+no request, no traceback, nothing cached on disk, and tldextract's shared extractor left
+as it is for the rest of the program. (A registry of your own can do the same by
+replacing ``EmailRecognizer`` with it.)
 """
+import functools
+
 from typing import List, Optional, Sequence
 
 import spacy
 from presidio_analyzer import (AnalysisExplanation, AnalyzerEngine, EntityRecognizer,
                                RecognizerRegistry, RecognizerResult)
 from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
+from presidio_analyzer.predefined_recognizers import EmailRecognizer
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -110,6 +122,27 @@ class BlankSpacyNlpEngine(SpacyNlpEngine):
             self.nlp[model["lang_code"]] = nlp
 
 
+@functools.lru_cache(maxsize=1)
+def _offline_suffixes():
+    import tldextract
+    # no URL to fetch, no disk cache: the public suffix snapshot tldextract ships
+    return tldextract.TLDExtract(cache_dir=None, suffix_list_urls=(),
+                                 fallback_to_snapshot=True)
+
+
+class OfflineEmailRecognizer(EmailRecognizer):
+    """Presidio's e-mail recognizer, its domain check on tldextract's bundled public
+    suffix snapshot instead of a list fetched from the web (see the module doc). Named
+    ``EmailRecognizer`` like the one it replaces."""
+
+    def __init__(self, supported_language: str = "en", name: str = "EmailRecognizer",
+                 **options):
+        super().__init__(supported_language=supported_language, name=name, **options)
+
+    def validate_result(self, pattern_text: str) -> bool:
+        return _offline_suffixes()(pattern_text).fqdn != ""
+
+
 def blank_analyzer_engine(recognizer: Optional[MmbdeidRecognizer] = None,
                           predefined: bool = True, language: str = "en") -> AnalyzerEngine:
     """A Presidio ``AnalyzerEngine`` on :class:`BlankSpacyNlpEngine` with ``recognizer``
@@ -122,6 +155,8 @@ def blank_analyzer_engine(recognizer: Optional[MmbdeidRecognizer] = None,
         registry.load_predefined_recognizers(languages=[language], nlp_engine=nlp_engine)
         # its NER would need a trained pipeline; on a blank one it never finds anything
         registry.remove_recognizer("SpacyRecognizer")
+        registry.remove_recognizer("EmailRecognizer")   # it would fetch a list: offline
+        registry.add_recognizer(OfflineEmailRecognizer(supported_language=language))
     registry.add_recognizer(recognizer if recognizer is not None
                             else MmbdeidRecognizer(supported_language=language))
     return AnalyzerEngine(registry=registry, nlp_engine=nlp_engine,

@@ -146,20 +146,27 @@ class MedicalTermKeeper(Detector):
             return not has_first and any(part not in self.names for part in phrase)
         return phrase[0] not in self.names and phrase[0] in self.words
 
-    def _eponym_at(self, tokens: Sequence[str], i: int) -> int:
-        """The end of the eponym kept at ``i`` (with its possessive), or ``i``."""
+    def _eponym(self, tokens: Sequence[str], i: int):
+        """The eponym written at ``i``, kept or not: (end index, phrase, hyphenated,
+        plain s, possessive, index after the possessive, a head noun there), or None."""
         found = self._match(tokens, i)
-        plural = False
         if found is None:
             phrase = self._plural_single(tokens[i])
             if phrase is None:
-                return i
-            end, hyphenated, plural = i + 1, False, True
-        else:
-            end, phrase, hyphenated, plural = found
+                return None
+            found = i + 1, phrase, False, True
+        end = found[0]
         possessive = end < len(tokens) and tokens[end] in POSSESSIVES
         after = end + 1 if possessive else end
         head = after < len(tokens) and tokens[after].lower() in self.heads
+        return found + (possessive, after, head)
+
+    def _eponym_at(self, tokens: Sequence[str], i: int) -> int:
+        """The end of the eponym kept at ``i`` (with its possessive), or ``i``."""
+        found = self._eponym(tokens, i)
+        if found is None:
+            return i
+        end, phrase, hyphenated, plural, possessive, after, head = found
         determiner = (i > 0 and tokens[i - 1].lower() in DETERMINERS and not possessive
                       and not (after < len(tokens) and (
                           name_like(tokens[after], self.stop_words)
@@ -168,6 +175,22 @@ class MedicalTermKeeper(Detector):
                              head, determiner):
             return after
         return i
+
+    def eponyms_before_heads(self, document: Document) -> List[Span]:
+        """One span per eponym followed by a medical head noun, over the eponym's words
+        (``Graves`` of ``Graves' disease``, ``Lou Gehrig`` of ``Lou Gehrig's disease``): a
+        condition, whoever else has the name. The leak audit asks it, so that it does not
+        report as a leak what this step keeps for that reason alone."""
+        tokens, offsets = document.tokens, document.offsets
+        spans: List[Span] = []
+        after = 0           # the tokens before belong to an eponym found (``Gehrig``)
+        for i in indices_in(self.eponym_starts, lowered_tokens(tokens)):
+            found = self._eponym(tokens, i) if i >= after else None
+            if found is not None and found[-1]:
+                spans.append(Span("KEEP", offsets[i][0], offsets[found[0] - 1][1], 1.0,
+                                  self.source))
+                after = found[0]
+        return spans
 
     # --- abbreviations and kinship ----------------------------------------------------
 

@@ -16,7 +16,8 @@ Annotated posts and CoNLL corpora are read by :mod:`mmbdeid.files.corpora`.
 import csv
 import json
 import re
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional,
+                    Tuple)
 
 from ..errors import InputError
 from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS, PARQUET,
@@ -106,10 +107,12 @@ def _post_field_problem(fields: Dict[str, Any], max_chars: Optional[int] = None,
     """Why ``fields`` (named for mmbdeid) is not a post (``id`` string or integer, ``text``
     string, at most ``max_chars`` characters long), or None. Fields are named in the
     message as the dump names them (``names``)."""
-    if "id" not in fields:
-        return "missing field %r" % names.id
-    if "text" not in fields:
-        return "missing field %r" % names.text
+    for internal, external, option in (("id", names.id, "--id-field"),
+                                       ("text", names.text, "--text-field")):
+        if internal not in fields:
+            # the record's own fields, and how to name the right one
+            return "missing field %r (fields: %s); name the %s field with %s" % (
+                external, _listed(names.to_external(fields)), internal, option)
     post_id = fields["id"]
     if isinstance(post_id, bool) or not isinstance(post_id, (str, int)):
         return "field %r must be a string or an integer, not %s" % (names.id,
@@ -271,12 +274,30 @@ def _allow_long_csv_fields() -> None:
         csv.field_size_limit(wanted)
 
 
+def _listed(names: Iterable[str], most: int = 20) -> str:
+    """Field names for a one-line message: as written if printable, the first ``most``."""
+    names = [name if isinstance(name, str) and name and name.isprintable() and name.strip() == name
+             else repr(name) for name in names]
+    more = " ... (%d more)" % (len(names) - most) if len(names) > most else ""
+    return ", ".join(names[:most]) + more
+
+
 def _check_header(header: List[str], names: FieldNames, kind: str, path: str,
                   line: Optional[int]) -> None:
-    """A CSV/TSV header or Parquet columns must name the id and text fields, once each."""
-    for name in (names.id, names.text):
-        if name not in header:
-            raise InputError("%s header has no %r column" % (kind, name), path, line)
+    """A CSV/TSV header or Parquet columns must name the id and text fields, once each.
+    A missing one is named with the columns there are and the option that names it."""
+    missing = [(internal, name, option) for internal, name, option in (
+        ("id", names.id, "--id-field"), ("text", names.text, "--text-field"))
+        if name not in header]
+    if len(missing) == 1:
+        (internal, name, option), = missing
+        what, hint = repr(name), "name the %s column with %s" % (internal, option)
+    else:
+        what = "%r or %r" % (names.id, names.text)
+        hint = "name them with --id-field and --text-field"
+    if missing:
+        raise InputError("%s header has no %s column (columns: %s); %s"
+                         % (kind, what, _listed(header), hint), path, line)
     duplicates = sorted({name for name in header if header.count(name) > 1})
     if duplicates:
         raise InputError("%s header repeats column %r" % (kind, duplicates[0]), path, line)

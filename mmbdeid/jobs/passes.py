@@ -29,7 +29,7 @@ from ..model.stats import CorpusStats
 from ..output.operators import OPERATORS, Replaced
 from ..output.review_page import Highlight, PageCounts, PagePost, build_review_page
 from ..output.review_rows import REVIEW_COLUMNS, ReviewedString
-from ..spans import Span, join
+from ..spans import Span, join, mention_groups
 from .chunks import chunked
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
@@ -39,12 +39,26 @@ from .progress import Progress
 MAX_WARNINGS_SHOWN = 20
 
 
+def mention_counts(text: str, spans: List[Span]) -> Counter:
+    """What every summary counts, by label: one per mention, adjacent name spans joined as
+    the placeholders join them (``Mary Jane`` is one, as it is one ``[NAME]``), and one
+    per other span (an e-mail, a URL, a phone number). The one count of ``scrub``,
+    ``link`` and ``review``, so that they agree on the same dump."""
+    return Counter(group[0].label for group in mention_groups(text, spans))
+
+
 @dataclass
 class Summary:
+    """What a run says at its end. ``found``: the mentions detection found in pass 2,
+    counted alike by every job (the same dump gives the same figures); ``removed``: the
+    mentions ``scrub`` wrote out, counted the same way, which the consistency pass may
+    add to and a person mode's keep steps take from (None for a job that writes no
+    posts)."""
     posts: int = 0
     tokens: int = 0
     rejected: int = 0
-    removed: Counter = field(default_factory=Counter)
+    found: Counter = field(default_factory=Counter)
+    removed: Optional[Counter] = None
     seconds: float = 0.0
     stats_reused: bool = False
     people: int = 0
@@ -61,13 +75,19 @@ class Summary:
             self._warned.add(key)
             self.warnings.append(duplicate)
 
+    def count_removed(self, text: str, parts: List[Span]) -> None:
+        self.removed.update(mention_counts(text, parts))
+
     def lines(self):
-        removed = ", ".join("%s %d" % (label, self.removed.get(label, 0))
-                            for label in LABELS)
+        def by_label(counts: Counter) -> str:
+            return ", ".join("%s %d" % (label, counts.get(label, 0)) for label in LABELS)
+
         rate = self.posts / self.seconds if self.seconds else 0.0
         yield "%s %d posts, %d tokens in %.1f s (%.0f posts/s)" % (
             self.verb, self.posts, self.tokens, self.seconds, rate)
-        yield "removed: " + removed
+        yield "found: " + by_label(self.found)
+        if self.removed is not None:
+            yield "removed: " + by_label(self.removed)
         if self.rejected:
             yield "rejected %d bad records (see the reject file)" % self.rejected
         if self.stats_reused:
@@ -143,6 +163,7 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             for chunk, results in engine.map_ordered(factory, args, chunked(posts)):
                 for fields, result in zip(chunk, results):
                     summary.tokens += result.tokens
+                    summary.found.update(mention_counts(fields["text"], result.spans))
                     yield PostResult(fields, result.spans, result.tokens, result.text,
                                      result.replaced)
                 progress.update(len(chunk))
@@ -180,7 +201,7 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     a scratch file) and links them to people, unless ``config.person_map`` gives the
     people; pass 3 rewrites the posts."""
     started = time.monotonic()
-    summary = Summary()
+    summary = Summary(removed=Counter())
     by_people = OPERATORS[config.mode].needs_people
     consistency = config.detection.runs("consistency")
     passes = 3 if by_people or consistency else 2
@@ -203,7 +224,8 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
                                         else operator.rewrite(post.fields, post.spans))
                     writer.write(record)
                     summary.posts += 1
-                    summary.removed.update(r.span.label for r in replaced)
+                    summary.count_removed(post.fields["text"],
+                                          [part for r in replaced for part in r.parts])
                     if spans_out is not None:
                         spans_out.write(spans_line(post.fields["id"], replaced))
     summary.seconds = time.monotonic() - started
@@ -255,7 +277,7 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
                 rewritten, linked = operator.rewrite(fields, spans)
                 writer.write(rewritten)
                 summary.posts += 1
-                summary.removed.update(r.span.label for r in linked)
+                summary.count_removed(fields["text"], [part for r in linked for part in r.parts])
                 if spans_out is not None:
                     spans_out.write(spans_line(fields["id"], linked))
                 progress.update(1)
@@ -276,7 +298,6 @@ def link_dump(config: RunConfig, engine) -> Summary:
         for post in detected:
             linker.observe(post.fields, post.spans)
             summary.posts += 1
-            summary.removed.update(span.label for span in post.spans)
     people = linker.person_map(warn=summary.warn)
     with atomic_output(config.output, private=True) as handle:
         people.write(handle, [w.message() for w in summary.warnings])
@@ -331,7 +352,6 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
                 string = text[span.start:span.end]
                 entry = found.setdefault(string.casefold(), ReviewedString())
                 entry.add(span, string, number, post_id, text, shown)
-                summary.removed[span.label] += 1
     rows = sorted(found.values(), key=lambda e: (-e.count, e.string))
     with table_output(config.output, config.output_format, REVIEW_COLUMNS,
                       private=True) as write_row, \

@@ -1,13 +1,18 @@
 """The Presidio recognizer and the spaCy component (optional extras: skipped when the
 toolkit is not installed; CI installs both). No spaCy model is needed or downloaded.
 Fictional text only."""
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 
 import mmbdeid
 from mmbdeid.adapters.entities import ENTITY_OF_LABEL
 from mmbdeid.kinds import LABELS
+
+from paths import REPO
 
 LINDA = "Thanks Linda, my TSH is fine"
 KAY = "Hi @kaygirl, write to kay@example.org"
@@ -111,6 +116,33 @@ def test_engine_has_no_ner_recognizer(engine):
     names = {recognizer.name for recognizer in engine.registry.recognizers}
     assert "MmbdeidRecognizer" in names and "EmailRecognizer" in names
     assert "SpacyRecognizer" not in names
+
+
+# With the network blocked (a proxy that refuses) and an empty cache, as on a machine
+# offline: Presidio's e-mail check asks tldextract for the public suffix list, which would
+# fetch it and print a traceback per failed URL (issue 21).
+OFFLINE_RUN = """
+from mmbdeid.adapters.presidio import blank_analyzer_engine
+text = "Thanks Linda, write to kay@example.org or see www.example.org"
+results = blank_analyzer_engine().analyze(text, language="en")
+print(sorted((r.entity_type, text[r.start:r.end]) for r in results))
+"""
+
+
+def test_analyzer_engine_works_offline_without_tracebacks(presidio, tmp_path):
+    blocked = "http://127.0.0.1:9"
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               HTTP_PROXY=blocked, HTTPS_PROXY=blocked, http_proxy=blocked,
+               https_proxy=blocked, NO_PROXY="", no_proxy="",
+               PYTHONPATH=os.pathsep.join([REPO, os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-c", OFFLINE_RUN], env=env, cwd=str(tmp_path),
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr and "Public Suffix" not in run.stderr, run.stderr
+    assert run.stdout.strip() == ("[('EMAIL_ADDRESS', 'kay@example.org'), "
+                                  "('PERSON', 'Linda'), ('URL', 'example.org'), "
+                                  "('URL', 'www.example.org')]")
+    assert not (tmp_path / "cache").exists()        # nothing cached on disk either
 
 
 # -- spaCy ---------------------------------------------------------------------------------

@@ -91,6 +91,43 @@ def test_unchecked_and_capitalised_lists():
     assert auditor.unchecked == sorted(auditor.unchecked)
 
 
+# --- accents and eponyms (issue 21) ----------------------------------------------------
+
+@pytest.mark.parametrize("usernames, text, leaks", [
+    (["ines_lupus"], "Thanks Inés!", ["Inés"]),            # accent in the text only
+    (["ines_lupus"], "INÉS said so", ["INÉS"]),
+    (["ines_lupus"], "Ine\u0301s said so", ["Ine\u0301s"]),  # decomposed: e + combining acute
+    (["Inés_k"], "thanks ines", ["ines"]),                 # accent in the username only
+    (["Inés_k"], "thanks Inés and INES", ["Inés", "INES"]),
+    (["weissberg_k"], "ask Weißberg", ["Weißberg"]),       # case folding: ß is ss
+    (["ines_lupus"], "Inesita, Lines", []),                # still whole words only
+])
+def test_accents_do_not_hide_a_leak(usernames, text, leaks):
+    assert found(LeakAuditor(usernames), text) == leaks
+
+
+def test_accented_leak_offsets_are_the_posts_own():
+    text = "Merci Ine\u0301s, et Inés!"
+    assert [(l.start, l.end) for l in LeakAuditor(["ines_lupus"]).scan("p", text)] == [
+        (6, 11), (16, 20)]
+
+
+@pytest.mark.parametrize("text, leaks", [
+    ("I have Graves disease", []),             # eponym before a medical head word
+    ("my Graves\u2019 disease flared", []),
+    ("and Bell's palsy too", []),
+    ("thanks Ménière's disease", []),
+    ("Thanks Graves!", ["Graves"]),            # no head word: maybe the person
+    ("we met the Graves family", ["Graves"]),
+    ("ask Bell about palsy", ["Bell"]),
+    ("Love, Bell", ["Bell"]),                  # a name of the author's
+    ("thanks Ménière", ["Ménière"]),
+])
+def test_eponyms_before_a_medical_head_word_are_not_leaks(text, leaks):
+    auditor = LeakAuditor(["graves_fan", "meniere_m", "bell22"], {"bell22": ["Bell"]})
+    assert found(auditor, text, author="bell22") == leaks
+
+
 # --- kinds, placeholders, overlaps ------------------------------------------------------
 
 def test_kinds_offsets_and_people():

@@ -115,6 +115,18 @@ def test_medical_term_filter(text, expected):
     assert kept(MedicalTermKeeper(), text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Graves' disease, Bell's palsy", ["Graves", "Bell"]),
+    ("Lou Gehrig's disease", ["Lou Gehrig"]),
+    ("my crohns disease", ["crohns"]),
+    ("Barrett's car, Hashimoto's, the Graves family", []),   # no head noun after it
+])
+def test_eponyms_before_heads(text, expected):
+    """What the leak audit asks of the step: the eponyms a medical head noun follows."""
+    spans = MedicalTermKeeper().eponyms_before_heads(Document.from_text(text))
+    assert [text[s.start:s.end] for s in spans] == expected
+
+
 def test_medical_term_filter_is_a_keep_step_that_skips_pattern_tokens():
     assert MedicalTermKeeper.effect == KEEP and MedicalTermKeeper.source == "medical"
     assert kept(MedicalTermKeeper(), "mail mom@example.com or TSH@example.org") == []

@@ -153,7 +153,8 @@ def test_stdin_errors_name_stdin(tmp_path, tiny_model_path):
         capture_output=True, timeout=300)
     assert result.returncode == 2
     assert result.stderr.decode().splitlines() == [
-        "mmbdeid: error: <stdin>:2: missing field 'text'"]
+        "mmbdeid: error: <stdin>:2: missing field 'text' (fields: id); "
+        "name the text field with --text-field"]
     assert os.listdir(tmp_path) == []
 
 
@@ -182,14 +183,58 @@ def test_missing_custom_field_names_file_line_and_field(tmp_path, capsys, tiny_m
     dump.write_text('{"post_id": 1, "body": "x"}\n{"post_id": 2, "text": "y"}\n')
     assert main(["scrub", str(dump), "-o", str(tmp_path / "out.jsonl"), "--model",
                  tiny_model_path, "-q", "--id-field", "post_id", "--text-field", "body"]) == 2
-    assert one_error_line(capsys) == "mmbdeid: error: %s:2: missing field 'body'" % dump
+    assert one_error_line(capsys) == (
+        "mmbdeid: error: %s:2: missing field 'body' (fields: post_id, text); "
+        "name the text field with --text-field" % dump)
     csv_dump = tmp_path / "dump.csv"
     csv_dump.write_text("id,text\n1,x\n")
     assert main(["scrub", str(csv_dump), "-o", str(tmp_path / "out.csv"), "--model",
                  tiny_model_path, "-q", "--text-field", "body"]) == 2
-    assert one_error_line(capsys) == ("mmbdeid: error: %s:1: CSV header has no 'body' column"
-                                      % csv_dump)
+    assert one_error_line(capsys) == (
+        "mmbdeid: error: %s:1: CSV header has no 'body' column (columns: id, text); "
+        "name the text column with --text-field" % csv_dump)
     assert sorted(os.listdir(tmp_path)) == ["dump.csv", "dump.jsonl"]
+
+
+# The dump's columns named, and the option that names the right one (issue 21).
+MISSING_COLUMNS = [
+    ("d.csv", "id,user,body\n1,kay,hi\n", [],
+     ":1: CSV header has no 'text' column (columns: id, user, body); "
+     "name the text column with --text-field"),
+    ("d.csv.gz", "post_id,user,body\n1,kay,hi\n", [],
+     ":1: CSV header has no 'id' or 'text' column (columns: post_id, user, body); "
+     "name them with --id-field and --text-field"),
+    ("d.tsv", "text\tuser\nhi\tkay\n", [],
+     ":1: TSV header has no 'id' column (columns: text, user); "
+     "name the id column with --id-field"),
+    ("d.csv", "id,body\n1,hi\n", ["--text-field", "message"],
+     ":1: CSV header has no 'message' column (columns: id, body); "
+     "name the text column with --text-field"),
+    ("d.jsonl", '{"post_id": 1, "body": "hi"}\n', ["--id-field", "post_id"],
+     ":1: missing field 'text' (fields: post_id, body); "
+     "name the text field with --text-field"),
+    ("d.parquet", None, [],
+     ": Parquet header has no 'text' column (columns: id, user, body); "
+     "name the text column with --text-field"),
+]
+
+
+@pytest.mark.parametrize("name, content, options, message", MISSING_COLUMNS)
+def test_missing_column_lists_the_columns_and_names_the_option(
+        tmp_path, capsys, tiny_model_path, name, content, options, message):
+    dump = tmp_path / name
+    if content is None:
+        pa = pytest.importorskip("pyarrow")
+        pytest.importorskip("pyarrow.parquet").write_table(
+            pa.table({"id": ["1"], "user": ["kay"], "body": ["hi"]}), dump)
+    elif name.endswith(".gz"):
+        dump.write_bytes(gzip.compress(content.encode("utf-8")))
+    else:
+        dump.write_text(content, encoding="utf-8")
+    out = tmp_path / ("out." + name.split(".", 1)[1])
+    assert scrub(dump, "-o", out, *options, model=tiny_model_path) == 2
+    assert one_error_line(capsys) == "mmbdeid: error: %s%s" % (dump, message)
+    assert os.listdir(tmp_path) == [name]                   # nothing written
 
 
 # --- errors -----------------------------------------------------------------------------
