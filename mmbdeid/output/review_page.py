@@ -15,6 +15,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from ..kinds import LABELS
 from ..text.excerpts import Context
+from .review_assets import SCRIPT, STYLE
 
 # Probability bands: (key, text shown, lowest probability in the band).
 BANDS = (("low", "< 0.1", 0.0), ("mid", "0.1\u20130.5", 0.1), ("high", "\u2265 0.5", 0.5))
@@ -95,7 +96,7 @@ def build_review_page(posts: Sequence[PagePost], strings: Sequence[PageString],
     highlighted, and the table of removed strings."""
     anchors = post_anchors([post.post_id for post in posts])
     labels = list(LABELS) + sorted({h.label for p in posts for h in p.highlights} - set(LABELS))
-    script = _SCRIPT
+    script = SCRIPT
     style = _style(labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (
         _source_hash(style), _source_hash(script))
@@ -229,73 +230,4 @@ def _style(labels: Sequence[str]) -> str:
         ".chip[data-label=\"%s\"],mark.rm[data-label=\"%s\"]{background:%s}" % (
             label, label, LABEL_COLOURS.get(label, OTHER_COLOUR))
         for label in labels if re.fullmatch(r"[A-Za-z0-9_]+", label))
-    return _STYLE + ".chip,mark.rm{background:%s}" % OTHER_COLOUR + colours
-
-
-# Bands are told apart by the border of a highlight as well as by its tag's text.
-_STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;
-max-width:62em;padding:0 1em;color:#111;line-height:1.5}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}h3{font-size:1em;margin:0 0 .3em}
-.note{color:#555;font-size:.9em}
-#filters{position:sticky;top:0;background:#fff;border-bottom:1px solid #ccc;padding:.3em 0;
-z-index:1;display:flex;flex-wrap:wrap;align-items:center;gap:.3em .6em}
-fieldset{border:1px solid #bbb;margin:0;padding:.1em .5em .3em}
-fieldset label{margin-right:.8em;white-space:nowrap}
-.chip,.band{padding:0 .3em;border-radius:3px}
-.band[data-band="low"]{border:2px dotted #333}.band[data-band="mid"]{border:2px dashed #333}
-.band[data-band="high"]{border:2px solid #333}
-article.post{border:1px solid #ddd;border-radius:4px;padding:.5em .8em;margin:.6em 0;
-scroll-margin-top:10em}
-article.post.hidden{display:none}
-article.post:target,article.post.hidden:target{display:block;outline:3px solid #1a5fb4}
-.text{white-space:pre-wrap;overflow-wrap:anywhere}
-mark.rm{padding:0 .15em;border-radius:3px;color:#000}
-mark.rm[data-band="low"]{border:2px dotted #333}mark.rm[data-band="mid"]{border:2px dashed #333}
-mark.rm[data-band="high"]{border:2px solid #333}
-mark.rm .tag{font-size:.7em;font-weight:bold;margin-left:.3em;vertical-align:super;
-white-space:nowrap}
-mark.rm.off{background:none!important;border:none;padding:0}
-mark.rm.off .tag{display:none}
-table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #ccc;padding:.25em .4em;vertical-align:top;text-align:left}
-td.c,td.p{text-align:right}
-tr.hidden{display:none}
-td ul{margin:0;padding-left:1.1em}
-td mark{background:#fff3b0}
-.pid{color:#555;font-size:.85em}
-"""
-
-_SCRIPT = """
-(function () {
-  var form = document.getElementById("filters");
-  function ticked(name) {
-    var on = {};
-    form.querySelectorAll("input[name='" + name + "']").forEach(function (box) {
-      on[box.value] = box.checked;
-    });
-    return on;
-  }
-  function apply() {
-    var labels = ticked("label"), bands = ticked("band"), shown = 0;
-    function wanted(element) {
-      return labels[element.dataset.label] === true && bands[element.dataset.band] === true;
-    }
-    document.querySelectorAll("mark.rm").forEach(function (mark) {
-      mark.classList.toggle("off", !wanted(mark));
-    });
-    var posts = document.querySelectorAll("article.post");
-    posts.forEach(function (post) {
-      var any = post.querySelector("mark.rm:not(.off)") !== null;
-      post.classList.toggle("hidden", !any);
-      if (any) { shown += 1; }
-    });
-    document.querySelectorAll("#strings tbody tr").forEach(function (row) {
-      row.classList.toggle("hidden", !wanted(row));
-    });
-    document.getElementById("shown").textContent = shown + " of " + posts.length + " posts shown";
-  }
-  form.addEventListener("change", apply);
-  apply();
-})();
-"""
+    return STYLE + ".chip,mark.rm{background:%s}" % OTHER_COLOUR + colours
