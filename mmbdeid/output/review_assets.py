@@ -34,6 +34,12 @@ tr.hidden{display:none}
 td ul{margin:0;padding-left:1.1em}
 td mark{background:#fff3b0}
 .pid{color:#555;font-size:.85em}
+.meta{color:#444;font-size:.85em;margin:0 0 .3em}
+mark.near{background:none;border-bottom:2px dotted #b00;padding:0}
+mark.word{background:#ffe0e0;padding:0 .1em;border-radius:3px}
+.words{font-size:.9em;margin:.3em 0 0}.words label{margin-right:.8em;white-space:nowrap}
+#export button{margin-right:.4em}
+details summary{cursor:pointer;margin:.5em 0}
 """
 
 SCRIPT = """
@@ -54,7 +60,7 @@ SCRIPT = """
     document.querySelectorAll("mark.rm").forEach(function (mark) {
       mark.classList.toggle("off", !wanted(mark));
     });
-    var posts = document.querySelectorAll("article.post");
+    var posts = document.querySelectorAll("#posts article.post");
     posts.forEach(function (post) {
       var any = post.querySelector("mark.rm:not(.off)") !== null;
       post.classList.toggle("hidden", !any);
@@ -67,5 +73,44 @@ SCRIPT = """
   }
   form.addEventListener("change", apply);
   apply();
+
+  // The lists: the ticked strings, each once, whitespace as load_terms reads it; a
+  // plain-text term list downloaded from a Blob (no server). The tokeniser makes "#" a
+  // token of its own, so no term begins with one (which a list would read as a comment).
+  function terms(list) {
+    var seen = {}, found = [];
+    document.querySelectorAll("input[name='" + list + "']:checked").forEach(function (box) {
+      var term = box.value.trim().split(/\\s+/).join(" ");
+      if (term && !seen[term]) { seen[term] = true; found.push(term); }
+    });
+    return found;
+  }
+  var buttons = document.querySelectorAll("#export button");
+  function count() {
+    buttons.forEach(function (button) {
+      var n = terms(button.dataset.list).length;
+      button.querySelector(".count").textContent = n;
+      button.disabled = n === 0;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var name = event.target.name;
+    if (name === "allow" || name === "deny") { count(); }
+  });
+  buttons.forEach(function (button) {
+    button.addEventListener("click", function () {
+      var list = button.dataset.list, found = terms(list);
+      var head = list === "allow"
+        ? "# never removed: strings ticked on the mmbdeid review page (scrub --allow)\\n"
+        : "# always removed: strings ticked on the mmbdeid review page (scrub --deny)\\n";
+      var link = document.getElementById("download");
+      if (link.href) { URL.revokeObjectURL(link.href); }
+      link.href = URL.createObjectURL(new Blob([head + found.join("\\n") + "\\n"],
+                                               {type: "text/plain;charset=utf-8"}));
+      link.download = list + ".txt";
+      link.click();
+    });
+  });
+  count();
 })();
 """
