@@ -13,7 +13,8 @@ An **unknown word** is a capitalised token (sentence starts too) whose lower-cas
 not in the dictionary, or is a given name: a name is a dictionary word too (``Linda``,
 ``Grace`` are in the common-word list), and a name left in a post is what the review
 should catch. The dictionary is the shipped common words, stop words, medical words,
-drugs, medical abbreviations and devices.
+drugs, medical abbreviations and devices, and the chat abbreviations and interjections that
+are no one's initials (``LOL``, ``PS``).
 """
 import functools
 from typing import FrozenSet, List, Optional
@@ -30,7 +31,7 @@ from .registry import STEPS
 NEAR_DIVISOR = 10           # a near-miss scores at least the threshold divided by this
 UNKNOWN = "WORD"            # the label of an unknown word's span
 DICTIONARY_LISTS = ("common_words", "stop_words", "medical_words", "drugs",
-                    "medical_abbreviations", "medical_devices")
+                    "medical_abbreviations", "medical_devices", "not_initials")
 _STEP_OF = {step.detector: step.name for step in STEPS}
 
 

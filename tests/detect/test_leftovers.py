@@ -63,6 +63,7 @@ def test_near_misses_need_the_model():
     ("Tamoxifen", False),   # a drug
     ("Dexcom", False),      # a device
     ("TSH", False),         # a medical abbreviation
+    ("LOL", False),         # chat
     ("The", False),
     ("maren", False),       # not capitalised
     ("42", False),
