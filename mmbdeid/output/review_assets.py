@@ -15,6 +15,7 @@ fieldset label{margin-right:.8em;white-space:nowrap}
 .chip,.band{padding:0 .3em;border-radius:3px}
 .band[data-band="low"]{border:2px dotted #333}.band[data-band="mid"]{border:2px dashed #333}
 .band[data-band="high"]{border:2px solid #333}
+section{scroll-margin-top:8em}
 article.post{border:1px solid #ddd;border-radius:4px;padding:.5em .8em;margin:.6em 0;
 scroll-margin-top:10em}
 article.post.hidden{display:none}

@@ -161,9 +161,9 @@ def _header(posts, strings, counts: PageCounts) -> str:
         lines.append(" (the first %d), <strong id=\"left-out\">%d left out</strong> "
                      "(see <code>--html-posts</code>)" % (len(posts), left_out))
     lines.append(". The table of %d removed strings covers all posts.</p>\n" % len(strings))
-    lines.append("<p id=\"left-counts\">What may be left: <a href=\"#unremoved\">%d posts with "
-                 "no removal</a> hold a capitalised word not in the dictionary; "
-                 "<a href=\"#near-misses\">%d near-miss strings</a>.</p>\n" % (
+    lines.append("<p id=\"left-counts\">What may be left: posts with no removal but a "
+                 "capitalised word not in the dictionary, <a href=\"#unremoved\">%d</a>; "
+                 "near-miss strings, <a href=\"#near-misses\">%d</a>.</p>\n" % (
                      counts.unremoved, counts.near_strings))
     lines.append("<p class=\"note\">Untick a label or a probability band to stop "
                  "highlighting it: posts left with no highlighted removal are hidden, and so "
@@ -249,7 +249,7 @@ def _unremoved(posts, total: int) -> str:
     """The posts with no removal that hold a capitalised word not in the dictionary, each
     word with a box for the deny list."""
     parts = ["<section id=\"unremoved\">\n<h2>Posts with no removal and a capitalised word "
-             "not in the dictionary</h2>\n<p class=\"note\">%d such posts; %d shown here%s. "
+             "not in the dictionary</h2>\n<p class=\"note\">%d in all, %d shown here%s. "
              "A name the model missed would be here: tick a word to add it to the deny "
              "list. Near-misses are underlined.</p>\n" % (
                  total, len(posts), " (the first %d; see <code>--html-posts</code>)" %

@@ -65,7 +65,7 @@ def test_each_post_names_its_author_thread_and_board_escaped():
 def test_posts_with_no_removal_have_their_words_marked_with_deny_boxes():
     page = _page()
     section = page[page.index('<section id="unremoved">'):page.index('<section id="near')]
-    assert "4 such posts; 1 shown here (the first 1; see <code>--html-posts</code>)" in section
+    assert "4 in all, 1 shown here (the first 1; see <code>--html-posts</code>)" in section
     assert '<article class="post quiet" id="post-p2">' in section
     assert ('Saw &lt;<mark class="word" title="capitalised, not in the dictionary">Zed</mark>'
             '&gt; &amp; <mark class="near" title="near-miss: NAME, probability 0.0300">Ivo'
@@ -96,7 +96,8 @@ def test_removed_strings_have_allow_boxes_and_the_page_download_buttons():
     page = _page()
     assert '<input type="checkbox" name="allow" value="Ann&quot;s" aria-label="allow Ann&quot;s">' in page
     assert 'id="export-allow" data-list="allow"' in page and 'id="export-deny"' in page
-    assert "3 near-miss strings" in page and "4 posts with no removal" in page
+    assert ('not in the dictionary, <a href="#unremoved">4</a>; near-miss strings, '
+            '<a href="#near-misses">3</a>.') in page
 
 
 # --- gathering the page's posts ------------------------------------------------------------
