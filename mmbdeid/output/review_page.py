@@ -170,8 +170,9 @@ def _header(posts, strings, counts: PageCounts) -> str:
                  "are the table's rows of that label or band (by mean probability). Tick "
                  "removed strings that should stay (the allow list) and near-misses or words "
                  "that should go (the deny list), then download the lists for "
-                 "<code>scrub --allow</code> and <code>--deny</code>; an allowed term is kept "
-                 "everywhere, in any case. This page holds the names it shows: keep it, and "
+                 "<code>scrub --allow</code> and <code>--deny</code>. Both match everywhere, in "
+                 "any case: allowing <code>Grace</code> keeps every grace, denying "
+                 "<code>Will</code> removes every will. This page holds the names it shows: keep it, and "
                  "the lists, where the raw dump is kept.</p>\n</header>\n")
     return "".join(lines)
 
