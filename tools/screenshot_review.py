@@ -5,6 +5,12 @@ Runs the real command on the bundled fictional demo dump, opens the page from ``
 in headless Chromium (selenium with ``/usr/bin/chromedriver``) and saves a PNG. Usage::
 
     python3 tools/screenshot_review.py [--dump DUMP] [-o docs/review.png] [--posts N]
+        [--scroll-to ID] [--tick SELECTOR ...]
+
+docs/review-leftovers.png (near-misses, posts with no removal, the list buttons)::
+
+    python3 tools/screenshot_review.py -o docs/review-leftovers.png --scroll-to unremoved \
+        --tick '#near input[value="Buddy"]' --tick '#strings input[value="Mr"]' --size 1100x1500
 """
 import argparse
 import os
@@ -37,6 +43,10 @@ def main() -> int:
     parser.add_argument("--posts", type=int, default=8,
                         help="posts shown on the page (--html-posts; default 8)")
     parser.add_argument("--size", default="1100x1400", help="window WIDTHxHEIGHT in pixels")
+    parser.add_argument("--scroll-to", metavar="ID",
+                        help="scroll the element of this id to the top (under the filters)")
+    parser.add_argument("--tick", metavar="SELECTOR", action="append", default=[],
+                        help="click the first element this CSS selector finds (repeatable)")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
     with tempfile.TemporaryDirectory(prefix="mmbdeid-shot-") as work:
@@ -48,6 +58,15 @@ def main() -> int:
         driver = headless_chromium(width, height)
         try:
             driver.get("file://" + page)
+            for selector in args.tick:
+                box = driver.find_element("css selector", selector)
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+                box.click()
+            if args.scroll_to:
+                driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()",
+                                      args.scroll_to)
+            else:
+                driver.execute_script("window.scrollTo(0, 0)")
             os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
             driver.save_screenshot(args.output)
         finally:

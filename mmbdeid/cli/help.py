@@ -40,7 +40,9 @@ DESCRIPTIONS = {
     "review": ("List every distinct string the model would remove, most frequent first, with "
                "its count, mean probability, label, an example in context and the posts it "
                "is in; with --html, also a page showing each post with its removals "
-               "highlighted. Strike false removals into an allow list.",
+               "highlighted, and what may be left (near-misses, posts with no removal but "
+               "a capitalised word not in the dictionary), from which the strings you tick "
+               "download as an allow and a deny list.",
                ["mmbdeid review dump.jsonl -o review.csv --html review.html",
                 "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --allow keep.txt"]),
     "audit": ("Look through scrubbed output for usernames, authors' names and person-map "

@@ -92,10 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--html", metavar="PAGE.html",
                         help="also write one self-contained HTML page (private, like the "
                              "list): each post with its removals highlighted by label and "
-                             "probability, filters, and the strings in context")
+                             "probability, filters, the strings in context, what may be left "
+                             "(near-misses, posts with no removal), and allow/deny lists to "
+                             "download")
     review.add_argument("--html-posts", type=positive("--html-posts", 0), metavar="N",
                         help="with --html: show at most the first N posts that have "
-                             "removals (default %d); the table of strings covers all posts"
+                             "removals, and N with none (default %d); the tables of strings "
+                             "cover all posts"
                              % DEFAULT_PAGE_POSTS)
 
     audit = commands.add_parser("audit", help="look for usernames and names left in "

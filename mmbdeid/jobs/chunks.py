@@ -38,6 +38,10 @@ class Detected(NamedTuple):
     # what each placeholder of ``text`` replaced: a mention (adjacent name tokens joined)
     # with its parts (:class:`mmbdeid.output.operators.Replaced`), when ``text`` is given
     replaced: Optional[list] = None
+    # with ``DetectionConfig.leftovers`` (review --html): the near-misses, and the unknown
+    # capitalised words of a post with no span (:mod:`mmbdeid.detect.leftovers`)
+    near: Optional[list] = None
+    unknown: Optional[list] = None
 
 
 class ChunkWorker:
@@ -60,6 +64,10 @@ class ChunkWorker:
                                        consistency=detection.consistency,
                                        authors=detection.authors)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
+        self.leftovers = None
+        if detection.leftovers:
+            from ..detect.leftovers import near_misses, unknown_words
+            self.leftovers = (near_misses, unknown_words)
 
     def __call__(self, posts: Sequence[dict]) -> List[Detected]:
         documents = [Document.from_post(fields) for fields in posts]
@@ -71,5 +79,10 @@ class ChunkWorker:
             if self.operator is not None:
                 record, replaced = self.operator.rewrite(fields, spans)
                 text = record["text"]
-            results.append(Detected(spans, len(document), text, replaced))
+            near = unknown = None
+            if self.leftovers is not None:
+                near_misses, unknown_words = self.leftovers
+                near = near_misses(self.analyzer.detectors, document, spans)
+                unknown = [] if spans else unknown_words(document)
+            results.append(Detected(spans, len(document), text, replaced, near, unknown))
         return results

@@ -25,7 +25,9 @@ class DetectionConfig:
     ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
     ``consistency``: the probability from which a word removed in a thread (and, with
     ``authors``, by an author on the board) is removed throughout it, in a pass after
-    detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``."""
+    detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``.
+    ``leftovers``: the workers also find what a reviewer should see that the chain left
+    (``review --html``: :mod:`mmbdeid.detect.leftovers`)."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
@@ -35,6 +37,7 @@ class DetectionConfig:
     steps: Optional[Tuple[str, ...]] = None
     consistency: float = CONSISTENCY_LEVEL
     authors: bool = True
+    leftovers: bool = False
 
     def runs(self, step: str) -> bool:
         """Whether the chain has the step named ``step``."""

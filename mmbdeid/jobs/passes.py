@@ -27,9 +27,9 @@ from ..files.tables import table_output
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats
 from ..output.operators import OPERATORS, Replaced
-from ..output.review_page import Highlight, PageCounts, PagePost, build_review_page
-from ..output.review_rows import REVIEW_COLUMNS, ReviewedString
-from ..spans import Span, join, mention_groups
+from ..output.review_page import PageCounts, build_review_page
+from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
+from ..spans import CRF, Span, join, mention_groups
 from .chunks import chunked
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
@@ -125,6 +125,8 @@ class PostResult(NamedTuple):
     tokens: int
     text: Optional[str]
     replaced: Optional[List[Replaced]] = None
+    near: Optional[List[Span]] = None       # review --html: detect/leftovers.py
+    unknown: Optional[List[Span]] = None
 
 
 @contextlib.contextmanager
@@ -165,7 +167,7 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
                     summary.tokens += result.tokens
                     summary.found.update(mention_counts(fields["text"], result.spans))
                     yield PostResult(fields, result.spans, result.tokens, result.text,
-                                     result.replaced)
+                                     result.replaced, result.near, result.unknown)
                 progress.update(len(chunk))
             progress.close()
             watch.check_file(reader)        # appended to after it was read?
@@ -325,14 +327,18 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
     name_groups`): ``Mary Jane`` and ``Arthur C. Clarke`` are one string, its probability
     its highest token's, but a word that does not look like part of the name (``Dr``,
     ``Ouch``, ``Thanks``) stays a string of its own, so it can be struck. The page also
-    shows the e-mails, URLs and phone numbers removed by pattern."""
+    shows the e-mails, URLs and phone numbers removed by pattern, and what may be left:
+    the near-misses and the posts with no removal but a capitalised word not in the
+    dictionary (:mod:`mmbdeid.detect.leftovers`, found by the workers)."""
+    from ..detect.leftovers import NEAR_DIVISOR
     from ..people.mentions import name_groups
 
     started = time.monotonic()
     summary = Summary(verb="reviewed")
     found: Dict[str, ReviewedString] = {}          # by the folded string
-    page_posts: List[PagePost] = []
-    with_removals = 0
+    gathered = PageGatherer(page.max_posts, CRF) if page is not None else None
+    if page is not None:
+        config = replace(config, detection=replace(config.detection, leftovers=True))
     with _detected(config, engine, summary, 2) as (detected, _):
         for number, post in enumerate(detected):
             summary.posts += 1
@@ -341,13 +347,10 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
             person_spans = [s for s in post.spans if s.label in PERSON_LABELS]
             mentions = [join(group) for group in name_groups(text, person_spans)]
             shown = None                    # the post's index on the page, if it is shown
-            removals = mentions + [s for s in post.spans if s.label not in PERSON_LABELS]
-            if page is not None and removals:
-                with_removals += 1
-                if len(page_posts) < page.max_posts:
-                    shown = len(page_posts)
-                    page_posts.append(PagePost(post_id, text, [
-                        Highlight(s.start, s.end, s.label, s.score) for s in removals]))
+            if gathered is not None:
+                removals = mentions + [s for s in post.spans if s.label not in PERSON_LABELS]
+                shown = gathered.add(number, post.fields, removals, post.near or (),
+                                     post.unknown or ())
             for span in mentions:
                 string = text[span.start:span.end]
                 entry = found.setdefault(string.casefold(), ReviewedString())
@@ -359,9 +362,12 @@ def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) ->
         for entry in rows:
             write_row(entry.row())
         if page_handle is not None:
+            near = gathered.near_strings()
             page_handle.write(build_review_page(
-                page_posts, [entry.page_string() for entry in rows],
-                PageCounts(page.threshold, summary.posts, with_removals)))
+                gathered.posts, [entry.page_string() for entry in rows],
+                PageCounts(page.threshold, summary.posts, gathered.with_removals,
+                           gathered.unremoved, len(near), page.threshold / NEAR_DIVISOR),
+                near))
     summary.seconds = time.monotonic() - started
     return summary
 

@@ -15,6 +15,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from ..kinds import LABELS
 from ..text.excerpts import Context
+from .review_assets import SCRIPT, STYLE
 
 # Probability bands: (key, text shown, lowest probability in the band).
 BANDS = (("low", "< 0.1", 0.0), ("mid", "0.1\u20130.5", 0.1), ("high", "\u2265 0.5", 0.5))
@@ -28,6 +29,7 @@ OTHER_COLOUR = "#d9d9d9"
 ANCHOR_PREFIX = "post-"
 DEFAULT_PAGE_POSTS = 2000   # posts with removals shown at most (review --html-posts)
 EXAMPLES_SHOWN = 3          # contexts per string in the table, from distinct posts
+NEAR_ROWS_SHOWN = 1000      # near-miss strings listed at most, in each of their two tables
 
 
 class Highlight(NamedTuple):
@@ -39,9 +41,17 @@ class Highlight(NamedTuple):
 
 
 class PagePost(NamedTuple):
+    """A post: ``highlights`` are its removals; a post without any is shown among the posts
+    with no removal, with its ``words`` (capitalised, not in the dictionary) marked.
+    ``near``: its near-misses, marked in either section."""
     post_id: str
     text: str
     highlights: Sequence[Highlight]
+    author: str = ""
+    thread: str = ""
+    board: str = ""
+    near: Sequence[Highlight] = ()
+    words: Sequence[Highlight] = ()
 
 
 class PageExample(NamedTuple):
@@ -59,12 +69,19 @@ class PageString(NamedTuple):
     mean_prob: float
     label: str
     examples: Sequence[PageExample]
+    held_by: str = ""       # a near-miss: the KEEP step that holds it, if one does
 
 
 class PageCounts(NamedTuple):
+    """``unremoved``: the posts with no removal but a capitalised word not in the
+    dictionary; ``near_strings``: the distinct near-misses (all, beyond the cap), which
+    scored from ``near_from`` to under the threshold."""
     threshold: float
     posts_read: int
     posts_with_removals: int
+    unremoved: int = 0
+    near_strings: int = 0
+    near_from: float = 0.0
 
 
 def probability_band(prob: float) -> str:
@@ -90,12 +107,15 @@ def post_anchors(post_ids: Sequence[str]) -> List[str]:
 
 
 def build_review_page(posts: Sequence[PagePost], strings: Sequence[PageString],
-                      counts: PageCounts) -> str:
-    """The whole page: threshold and counts, filters, the posts with their removals
-    highlighted, and the table of removed strings."""
+                      counts: PageCounts, near: Sequence[PageString] = ()) -> str:
+    """The whole page: threshold and counts, filters and list export, the posts with their
+    removals highlighted, the posts with no removal but a capitalised word not in the
+    dictionary, the near-misses (``near``: their rows, those no KEEP step holds first) and
+    the table of removed strings, whose rows can be ticked for the allow list."""
     anchors = post_anchors([post.post_id for post in posts])
+    shown = [(post, anchor) for post, anchor in zip(posts, anchors)]
     labels = list(LABELS) + sorted({h.label for p in posts for h in p.highlights} - set(LABELS))
-    script = _SCRIPT
+    script = SCRIPT
     style = _style(labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (
         _source_hash(style), _source_hash(script))
@@ -105,11 +125,13 @@ def build_review_page(posts: Sequence[PagePost], strings: Sequence[PageString],
         "<meta name=\"referrer\" content=\"no-referrer\">\n",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         "<title>mmbdeid review</title>\n<style>%s</style>\n</head>\n<body>\n" % style,
-        _header(posts, strings, counts),
-        _filters(posts, labels),
+        _header([p for p in posts if p.highlights], strings, counts),
+        _filters([p for p in posts if p.highlights], labels),
         "<section id=\"posts\">\n<h2>Posts with removals</h2>\n",
-        "".join(_post(post, anchor) for post, anchor in zip(posts, anchors)),
+        "".join(_post(post, anchor) for post, anchor in shown if post.highlights),
         "</section>\n",
+        _unremoved([(p, a) for p, a in shown if not p.highlights], counts.unremoved),
+        _near_misses(near, anchors, counts),
         _table(strings, anchors),
         "<script>%s</script>\n</body>\n</html>\n" % script,
     ]
@@ -139,11 +161,19 @@ def _header(posts, strings, counts: PageCounts) -> str:
         lines.append(" (the first %d), <strong id=\"left-out\">%d left out</strong> "
                      "(see <code>--html-posts</code>)" % (len(posts), left_out))
     lines.append(". The table of %d removed strings covers all posts.</p>\n" % len(strings))
+    lines.append("<p id=\"left-counts\">What may be left: posts with no removal but a "
+                 "capitalised word not in the dictionary, <a href=\"#unremoved\">%d</a>; "
+                 "near-miss strings, <a href=\"#near-misses\">%d</a>.</p>\n" % (
+                     counts.unremoved, counts.near_strings))
     lines.append("<p class=\"note\">Untick a label or a probability band to stop "
                  "highlighting it: posts left with no highlighted removal are hidden, and so "
-                 "are the table's rows of that label or band (by mean probability). This "
-                 "page holds the names it shows: keep it where the raw dump is kept.</p>\n"
-                 "</header>\n")
+                 "are the table's rows of that label or band (by mean probability). Tick "
+                 "removed strings that should stay (the allow list) and near-misses or words "
+                 "that should go (the deny list), then download the lists for "
+                 "<code>scrub --allow</code> and <code>--deny</code>. Both match everywhere, in "
+                 "any case: allowing <code>Grace</code> keeps every grace, denying "
+                 "<code>Will</code> removes every will. This page holds the names it shows: keep it, and "
+                 "the lists, where the raw dump is kept.</p>\n</header>\n")
     return "".join(lines)
 
 
@@ -166,27 +196,120 @@ def _filters(posts, labels) -> str:
                      "<span class=\"band\" data-band=\"%s\">%s</span> (%d)</label>\n" % (
                          key, key, _e(text), band_counts.get(key, 0)))
     boxes.append("</fieldset>\n<span id=\"shown\" aria-live=\"polite\">%d of %d posts "
-                 "shown</span>\n</form>\n" % (len(posts), len(posts)))
+                 "shown</span>\n" % (len(posts), len(posts)))
+    boxes.append("<fieldset id=\"export\"><legend>Lists</legend>\n"
+                 "<button type=\"button\" id=\"export-allow\" data-list=\"allow\">Download "
+                 "allow list (<span class=\"count\">0</span>)</button>\n"
+                 "<button type=\"button\" id=\"export-deny\" data-list=\"deny\">Download "
+                 "deny list (<span class=\"count\">0</span>)</button>\n"
+                 "<a id=\"download\" hidden></a></fieldset>\n</form>\n")
     return "".join(boxes)
 
 
 def _post(post: PagePost, anchor: str) -> str:
     return ("<article class=\"post\" id=\"%s\">\n<h3>post <code>%s</code> "
-            "<span class=\"n\">(%d removed)</span></h3>\n<div class=\"text\">%s</div>\n"
-            "</article>\n" % (anchor, _e(post.post_id), len(post.highlights),
-                              _marked_text(post.text, post.highlights)))
+            "<span class=\"n\">(%d removed)</span></h3>\n%s<div class=\"text\">%s</div>\n"
+            "</article>\n" % (anchor, _e(post.post_id), len(post.highlights), _meta(post),
+                              _marked_text(post.text, post.highlights, post.near)))
 
 
-def _marked_text(text: str, highlights: Sequence[Highlight]) -> str:
+def _meta(post: PagePost) -> str:
+    """Who wrote the post, where: a name left in a post is often the author's or a
+    thread member's."""
+    parts = ["%s <code>%s</code>" % (name, _e(value)) for name, value in
+             (("by", post.author), ("thread", post.thread), ("board", post.board)) if value]
+    return "<p class=\"meta\">%s</p>\n" % " \u00b7 ".join(parts) if parts else ""
+
+
+def _marked_text(text: str, highlights: Sequence[Highlight], near: Sequence[Highlight] = (),
+                 words: Sequence[Highlight] = ()) -> str:
+    # at one place a removal comes first, then a near-miss, then an unknown word
+    marks = sorted([(h.start, h.end, 0, h) for h in highlights] +
+                   [(h.start, h.end, 1, h) for h in near] +
+                   [(h.start, h.end, 2, h) for h in words], key=lambda m: m[:3])
     pieces, position = [], 0
-    for h in sorted(highlights, key=lambda h: (h.start, h.end)):
-        if h.start < position:          # overlapping: the first one wins
+    for start, end, kind, h in marks:
+        if start < position:            # overlapping: the first one wins
             continue
-        pieces.append(_e(text[position:h.start]))
-        pieces.append(_highlight(text[h.start:h.end], h.label, h.prob))
-        position = h.end
+        pieces.append(_e(text[position:start]))
+        string = text[start:end]
+        if kind == 0:
+            pieces.append(_highlight(string, h.label, h.prob))
+        elif kind == 1:
+            pieces.append("<mark class=\"near\" title=\"near-miss: %s, probability %.4f\">%s"
+                          "</mark>" % (_e(h.label), h.prob, _e(string)))
+        else:
+            pieces.append("<mark class=\"word\" title=\"capitalised, not in the dictionary\">"
+                          "%s</mark>" % _e(string))
+        position = end
     pieces.append(_e(text[position:]))
     return "".join(pieces)
+
+
+def _unremoved(posts, total: int) -> str:
+    """The posts with no removal that hold a capitalised word not in the dictionary, each
+    word with a box for the deny list."""
+    parts = ["<section id=\"unremoved\">\n<h2>Posts with no removal and a capitalised word "
+             "not in the dictionary</h2>\n<p class=\"note\">%d in all, %d shown here%s. "
+             "A name the model missed would be here: tick a word to add it to the deny "
+             "list. Near-misses are underlined.</p>\n" % (
+                 total, len(posts), " (the first %d; see <code>--html-posts</code>)" %
+                 len(posts) if total > len(posts) else "")]
+    for post, anchor in posts:
+        words = {}                      # distinct, in order of appearance
+        for h in post.words:
+            words.setdefault(post.text[h.start:h.end], None)
+        boxes = "".join("<label><input type=\"checkbox\" name=\"deny\" value=\"%s\"> %s"
+                        "</label> " % (_e(word), _e(word)) for word in words)
+        parts.append("<article class=\"post quiet\" id=\"%s\">\n<h3>post <code>%s</code>"
+                     "</h3>\n%s<div class=\"text\">%s</div>\n<p class=\"words\">Deny: %s</p>"
+                     "\n</article>\n" % (anchor, _e(post.post_id), _meta(post),
+                                         _marked_text(post.text, (), post.near, post.words),
+                                         boxes))
+    parts.append("</section>\n")
+    return "".join(parts)
+
+
+def _near_misses(rows: Sequence[PageString], anchors: Sequence[str],
+                 counts: PageCounts) -> str:
+    """The near-miss strings, each with a box for the deny list: those no KEEP step holds,
+    then, folded away, those one does (with its name)."""
+    free = [row for row in rows if not row.held_by]
+    held = [row for row in rows if row.held_by]
+    parts = ["<section id=\"near-misses\">\n<h2>Near-misses</h2>\n<p class=\"note\">"
+             "Capitalised tokens the model scored from %s (a tenth of the threshold) to just "
+             "under the threshold %s, and that no step removed: %d strings, the likeliest "
+             "first. Tick those that should go: they join the deny list.</p>\n" % (
+                 _e("%g" % counts.near_from), _e("%g" % counts.threshold), counts.near_strings),
+             _near_table("near", free, anchors, len(free)),
+             "<details id=\"near-held\"><summary>%d more held by a keep step (a drug, a "
+             "greeting, an organisation...), which lowering the threshold would not remove"
+             "</summary>\n" % len(held), _near_table("near-kept", held, anchors, len(held)),
+             "</details>\n</section>\n"]
+    return "".join(parts)
+
+
+def _near_table(table_id: str, rows: Sequence[PageString], anchors: Sequence[str],
+                total: int) -> str:
+    shown = rows[:NEAR_ROWS_SHOWN]
+    held = any(row.held_by for row in rows)
+    parts = ["<table id=\"%s\">\n<thead><tr><th>Deny</th><th>String</th><th>Count</th>"
+             "<th>Mean probability</th><th>Label</th>%s<th>In context</th></tr>"
+             "</thead>\n<tbody>\n" % (table_id, "<th>Kept by</th>" if held else "")]
+    for row in shown:
+        examples = "".join(_example(example, anchors) for example in row.examples)
+        parts.append("<tr class=\"near\"><td><input type=\"checkbox\" name=\"deny\" "
+                     "value=\"%s\" aria-label=\"deny %s\"></td><td class=\"s\">%s</td>"
+                     "<td class=\"c\">%d</td><td class=\"p\">%.4f</td><td>%s</td>%s"
+                     "<td><ul>%s</ul></td></tr>\n" % (
+                         _e(row.string), _e(row.string), _e(row.string), row.count,
+                         row.mean_prob, _e(row.label),
+                         "<td>%s</td>" % _e(row.held_by) if held else "", examples))
+    parts.append("</tbody>\n</table>\n")
+    if total > len(shown):
+        parts.append("<p class=\"note\">%d of %d shown (the likeliest).</p>\n" % (
+            len(shown), total))
+    return "".join(parts)
 
 
 def _highlight(string: str, label: str, prob: float) -> str:
@@ -199,15 +322,18 @@ def _highlight(string: str, label: str, prob: float) -> str:
 
 def _table(strings: Sequence[PageString], anchors: Sequence[str]) -> str:
     rows = ["<section id=\"table\">\n<h2>Removed strings</h2>\n",
-            "<table id=\"strings\">\n<thead><tr><th>String</th><th>Count</th>"
+            "<table id=\"strings\">\n<thead><tr><th>Allow</th><th>String</th><th>Count</th>"
             "<th>Mean probability</th><th>Label</th><th>In context</th></tr></thead>\n<tbody>\n"]
     for row in strings:
         examples = "".join(_example(example, anchors) for example in row.examples)
-        rows.append("<tr data-label=\"%s\" data-band=\"%s\"><td class=\"s\">%s</td>"
+        rows.append("<tr data-label=\"%s\" data-band=\"%s\"><td><input type=\"checkbox\" "
+                    "name=\"allow\" value=\"%s\" aria-label=\"allow %s\"></td>"
+                    "<td class=\"s\">%s</td>"
                     "<td class=\"c\">%d</td><td class=\"p\">%.4f</td><td><span class=\"chip\" "
                     "data-label=\"%s\">%s</span></td><td><ul>%s</ul></td></tr>\n" % (
                         _e(row.label), probability_band(row.mean_prob), _e(row.string),
-                        row.count, row.mean_prob, _e(row.label), _e(row.label), examples))
+                        _e(row.string), _e(row.string), row.count, row.mean_prob,
+                        _e(row.label), _e(row.label), examples))
     rows.append("</tbody>\n</table>\n</section>\n")
     return "".join(rows)
 
@@ -229,73 +355,4 @@ def _style(labels: Sequence[str]) -> str:
         ".chip[data-label=\"%s\"],mark.rm[data-label=\"%s\"]{background:%s}" % (
             label, label, LABEL_COLOURS.get(label, OTHER_COLOUR))
         for label in labels if re.fullmatch(r"[A-Za-z0-9_]+", label))
-    return _STYLE + ".chip,mark.rm{background:%s}" % OTHER_COLOUR + colours
-
-
-# Bands are told apart by the border of a highlight as well as by its tag's text.
-_STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;
-max-width:62em;padding:0 1em;color:#111;line-height:1.5}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}h3{font-size:1em;margin:0 0 .3em}
-.note{color:#555;font-size:.9em}
-#filters{position:sticky;top:0;background:#fff;border-bottom:1px solid #ccc;padding:.3em 0;
-z-index:1;display:flex;flex-wrap:wrap;align-items:center;gap:.3em .6em}
-fieldset{border:1px solid #bbb;margin:0;padding:.1em .5em .3em}
-fieldset label{margin-right:.8em;white-space:nowrap}
-.chip,.band{padding:0 .3em;border-radius:3px}
-.band[data-band="low"]{border:2px dotted #333}.band[data-band="mid"]{border:2px dashed #333}
-.band[data-band="high"]{border:2px solid #333}
-article.post{border:1px solid #ddd;border-radius:4px;padding:.5em .8em;margin:.6em 0;
-scroll-margin-top:10em}
-article.post.hidden{display:none}
-article.post:target,article.post.hidden:target{display:block;outline:3px solid #1a5fb4}
-.text{white-space:pre-wrap;overflow-wrap:anywhere}
-mark.rm{padding:0 .15em;border-radius:3px;color:#000}
-mark.rm[data-band="low"]{border:2px dotted #333}mark.rm[data-band="mid"]{border:2px dashed #333}
-mark.rm[data-band="high"]{border:2px solid #333}
-mark.rm .tag{font-size:.7em;font-weight:bold;margin-left:.3em;vertical-align:super;
-white-space:nowrap}
-mark.rm.off{background:none!important;border:none;padding:0}
-mark.rm.off .tag{display:none}
-table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #ccc;padding:.25em .4em;vertical-align:top;text-align:left}
-td.c,td.p{text-align:right}
-tr.hidden{display:none}
-td ul{margin:0;padding-left:1.1em}
-td mark{background:#fff3b0}
-.pid{color:#555;font-size:.85em}
-"""
-
-_SCRIPT = """
-(function () {
-  var form = document.getElementById("filters");
-  function ticked(name) {
-    var on = {};
-    form.querySelectorAll("input[name='" + name + "']").forEach(function (box) {
-      on[box.value] = box.checked;
-    });
-    return on;
-  }
-  function apply() {
-    var labels = ticked("label"), bands = ticked("band"), shown = 0;
-    function wanted(element) {
-      return labels[element.dataset.label] === true && bands[element.dataset.band] === true;
-    }
-    document.querySelectorAll("mark.rm").forEach(function (mark) {
-      mark.classList.toggle("off", !wanted(mark));
-    });
-    var posts = document.querySelectorAll("article.post");
-    posts.forEach(function (post) {
-      var any = post.querySelector("mark.rm:not(.off)") !== null;
-      post.classList.toggle("hidden", !any);
-      if (any) { shown += 1; }
-    });
-    document.querySelectorAll("#strings tbody tr").forEach(function (row) {
-      row.classList.toggle("hidden", !wanted(row));
-    });
-    document.getElementById("shown").textContent = shown + " of " + posts.length + " posts shown";
-  }
-  form.addEventListener("change", apply);
-  apply();
-})();
-"""
+    return STYLE + ".chip,mark.rm{background:%s}" % OTHER_COLOUR + colours

@@ -4,6 +4,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import stat
@@ -86,6 +87,32 @@ def test_dask_output_is_identical_to_local(tmp_path, dump, scheduler, tiny_model
     # terms) are forgotten with the run
     with distributed.Client(scheduler) as client:
         assert list(client.run(_run_state).values()) == [(0, [])] * 2
+
+
+@pytest.mark.slow
+def test_dask_review_page_is_identical_to_local(tmp_path, scheduler):
+    """The workers' near-misses and unknown words (review --html) come back the same.
+    Fictional posts: at 0.9, Brannigan and Quillon are near-misses in posts with no
+    removal."""
+    dump = tmp_path / "near.jsonl"
+    dump.write_text("".join(json.dumps({"id": i, "thread": "t", "author": "kay", "text": text})
+                            + "\n" for i, text in enumerate([
+                                "Glad it helped! Brannigan at the pharmacy said the same.",
+                                "Nothing new, just tired today. Saw Quillon at group.",
+                                "Hugs to Maren and Joanne, see you Tuesday.\nKay"])),
+                    encoding="utf-8")
+    dump = str(dump)
+    pages = {}
+    for engine in ("local", "dask"):
+        page = tmp_path / (engine + ".html")
+        argv = ["review", dump, "-o", str(tmp_path / (engine + ".csv")), "--html", str(page),
+                "--threshold", "0.9", "--quiet", "--engine", engine]
+        argv += ["--scheduler", scheduler] if engine == "dask" else ["--jobs", "2"]
+        assert main(argv) == 0
+        pages[engine] = page.read_text(encoding="utf-8")
+    assert pages["dask"] == pages["local"]
+    assert re.findall(r'<tr class="near"><td><input type="checkbox" name="deny" value="(\w+)"',
+                      pages["dask"]) == ["Quillon", "Brannigan"]
 
 
 def test_dask_statistics_equal_local(tmp_path, dump, scheduler):

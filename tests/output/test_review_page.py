@@ -139,7 +139,7 @@ def test_table_links_examples_to_shown_posts_only():
     page = _page()
     anchors = post_anchors(['"><img src=x>', "p 2"])
     assert re.findall(r'<article class="post" id="([^"]+)"', page) == anchors
-    links = re.findall(r'<a href="#([^"]+)">', page)
+    links = re.findall(r'<a href="#(post-[^"]+)">', page)
     assert links == [anchors[0], anchors[1]]
     assert "(post <code>p &lt;9&gt;</code>, not shown)" in page
     assert ('<a href="#post-_22__3e__3c_img_20_src_3d_x_3e_">Try &lt;script&gt;alert('
