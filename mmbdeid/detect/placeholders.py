@@ -9,10 +9,10 @@ from ..text.document import Document
 from .base import KEEP, Detector
 
 PLACEHOLDER = "placeholder"
-# A word of asterisks alone, as ``--mode mask`` writes a mention. Not read as a placeholder
-# (posts use stars for ratings and rules too, and a stand-in name there would mislead the
-# model), only kept: a later step (a username list holding a masked author) cannot take it.
-# Stars inside a word (``M*ren``) are a masked name, which the masked step finds.
+# A word of asterisks alone, as ``--mode mask`` writes a mention (one of two or more is a
+# placeholder token already, text/placeholders.py; a lone ``*`` is only kept): no later step
+# (a username list holding a masked author) may take it. Stars inside a word (``M*ren``)
+# are a masked name, which the masked-names step finds.
 _MASK = re.compile(r"(?<![\w*])\*+(?![\w*])")
 
 

@@ -1,6 +1,6 @@
 """What an earlier scrub wrote in place of an identifier: placeholders (``[NAME]``,
-``[EMAIL]``), hashed placeholders (``[NAME:1a2b3c4d5e6f]``) and pseudonyms (``[U12]``,
-``[P3]``).
+``[EMAIL]``), hashed placeholders (``[NAME:1a2b3c4d5e6f]``), pseudonyms (``[U12]``,
+``[P3]``) and masks (``*****``).
 
 Scrubbing scrubbed text must change nothing. A placeholder is never a name nor part of
 one, and the words around it are judged as if the identifier were still there: the model
@@ -31,6 +31,11 @@ HASH_DIGITS = 12
 PLACEHOLDER = re.compile(
     r"\[(?:(?:%s)(?::[0-9a-f]{%d})?|%s)\]"
     % ("|".join(re.escape(kind.label) for kind in KINDS), HASH_DIGITS, _PSEUDONYM))
+# A mask (``--mode mask``): a word of two or more asterisks, read as a name so that ``Dr.
+# *****`` keeps its title as ``Dr. [NAME]`` does. A post's own such words (``*****`` for a
+# rating, ``***`` for a rule) are read so too, which can only make the model warier of the
+# words beside them; a lone ``*`` (a bullet) is not a mask.
+MASK = re.compile(r"(?<![\w*])\*{2,}(?![\w*])")
 
 
 class StandIn(NamedTuple):
@@ -39,7 +44,8 @@ class StandIn(NamedTuple):
 
 
 def stand_in(placeholder: str) -> StandIn:
-    """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` matched it)."""
+    """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` or :data:`MASK`
+    matched it)."""
     label = placeholder[1:-1].split(":")[0]        # [NAME:1a2b3c4d5e6f]: NAME
     if label in PATTERN_LABELS:
         return StandIn(placeholder_of(label), label)      # as [EMAIL] reads
@@ -47,7 +53,8 @@ def stand_in(placeholder: str) -> StandIn:
 
 
 def find_placeholders(text: str) -> List[Tuple[int, int]]:
-    """``(start, end)`` of each placeholder or pseudonym in ``text``."""
-    if "[" not in text:
-        return []
-    return [match.span() for match in PLACEHOLDER.finditer(text)]
+    """``(start, end)`` of each placeholder, pseudonym or mask in ``text``, in order."""
+    found = [match.span() for match in PLACEHOLDER.finditer(text)] if "[" in text else []
+    if "**" in text:
+        found = sorted(found + [match.span() for match in MASK.finditer(text)])
+    return found

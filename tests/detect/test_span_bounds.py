@@ -83,6 +83,12 @@ def test_placeholders_are_read_as_a_stand_in():
         == ["[NAME]", "[U7]", "[EMAIL]", "[USER]"]
 
 
+def test_masks_are_read_as_a_name():
+    document = Document.from_text("Dr. ***** says * no")
+    assert document.tokens == ["Dr", ".", NAME_STAND_IN, "says", "*", "no"]
+    assert document.scrubbed == {2}
+
+
 def test_hashed_placeholders_are_read_as_their_kinds_placeholder():
     document = Document.from_text("Hi [NAME:1a2b3c4d5e6f], mail [EMAIL:0123456789ab]")
     assert document.tokens == ["Hi", NAME_STAND_IN, ",", "mail", "[EMAIL]"]
@@ -93,6 +99,8 @@ def test_hashed_placeholders_are_read_as_their_kinds_placeholder():
     ("[NAME] [USER] [EMAIL] [URL] [PHONE] [U1] [P23]", 7),
     ("[name] [X1] [U] [NAME [Mary] U12", 0),      # not what a scrub writes
     ("[NAME:1a2b3c4d5e6f] [USER:000000000000]", 2),
+    ("Dr. ***** and ** (*****), *****'s", 4),                    # masks
+    ("* a bullet, M*ren, J**n, **bold**, 5*****", 0),
     ("[NAME:1A2B3C4D5E6F] [NAME:123] [NAME:1a2b3c4d5e6f0] [U1:1a2b3c4d5e6f] [:1a2b3c4d5e6f]", 0),
     ("no brackets at all", 0),
 ])
