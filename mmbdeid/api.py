@@ -19,11 +19,11 @@ from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
 from . import checks
 from .detect.analyzer import Analyzer
 from .detect.registry import step_names
-from .kinds import placeholder
 from .model.reference import with_reference
 from .model.stats import CorpusStats
 from .model.tagger import NameTagger, default_model_path
-from .spans import Span, merge_mentions, stitch
+from .output.modes import operator_for
+from .spans import Span, merge_mentions
 from .text.document import Document
 
 # Post fields that carry evidence besides the text (thread, author and board statistics).
@@ -39,7 +39,12 @@ class Scrubber:
     statistics of the texts of each call); ``steps``: the names of the chain's steps (None:
     every step, :data:`mmbdeid.detect.registry.STEP_NAMES`); ``without_steps``: steps left
     out (``["drugs"]`` removes drug names the model rates as names); ``allow`` / ``deny``:
-    terms never / always removed (lists of strings).
+    terms never / always removed (lists of strings); ``mode``: what an identifier becomes,
+    ``"placeholder"`` (default), ``"mask"``, ``"hash"`` (with ``hash_key``, bytes or a
+    string of 16 bytes or more, else the environment variable ``MMBDEID_HASH_KEY``), a
+    registered operator's name, an operator, or a function ``(label, original) -> str``
+    (see docs/person-modes.md). In the mask and hash modes the ``author`` field of records
+    and DataFrames is masked or hashed too.
 
     The options are checked as the command line checks its own: a wrong one raises
     ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
@@ -48,7 +53,8 @@ class Scrubber:
     def __init__(self, model: Union[str, "os.PathLike[str]", NameTagger, None] = None,
                  threshold: Optional[float] = None, stats: Optional[str] = None,
                  steps: Optional[Sequence[str]] = None, without_steps: Sequence[str] = (),
-                 allow: Sequence[str] = (), deny: Sequence[str] = ()):
+                 allow: Sequence[str] = (), deny: Sequence[str] = (),
+                 mode: Any = "placeholder", hash_key: Any = None):
         if isinstance(model, NameTagger):
             model.check_params()
         elif model is not None and not isinstance(model, (str, os.PathLike)):
@@ -62,6 +68,7 @@ class Scrubber:
         self._step_names = step_names(self.steps, self.without_steps)
         self.allow = checks.terms(allow, "allow")
         self.deny = checks.terms(deny, "deny")
+        self.operator = operator_for(mode, hash_key)    # holds the key, never shown
         self._tagger: Optional[NameTagger] = None
 
     @classmethod
@@ -90,7 +97,8 @@ class Scrubber:
 
     def scrub(self, text: str, author: Optional[str] = None, thread: Optional[str] = None,
               board: Optional[str] = None) -> str:
-        """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...).
+        """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...), or
+        as the scrubber's ``mode`` says.
         ``author``, ``thread``, ``board``: the post's fields (see :func:`mmbdeid.scrub`)."""
         return self.scrub_many([dict(_context(author, thread, board),
                                      text=checks.text(text))])[0]
@@ -106,8 +114,12 @@ class Scrubber:
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""
+        return [record["text"] for record in self._rewritten(posts)]
+
+    def _rewritten(self, posts: Sequence[dict]) -> List[dict]:
+        """The posts (text and context fields) as the operator rewrites them."""
         posts = _posts(posts)
-        return [_stitched(post["text"], spans)
+        return [self.operator.rewrite(post, spans)[0]
                 for post, spans in zip(posts, self.analyze_many(posts))]
 
     # -- records -------------------------------------------------------------------------
@@ -119,8 +131,11 @@ class Scrubber:
         text_field = checks.string(text_field, "text_field")
         records = _many(records, "records")
         posts = _posts(records, text_field, "record")
-        for record, text in zip(records, self.scrub_many(posts)):
-            yield dict(record, **{text_field: text})
+        for record, rewritten in zip(records, self._rewritten(posts)):
+            scrubbed = dict(record, **{text_field: rewritten["text"]})
+            if "author" in rewritten and text_field != "author":   # mask, hash: rewritten
+                scrubbed["author"] = rewritten["author"]
+            yield scrubbed
 
     def scrub_dataframe(self, frame, text: str = "text", id: Optional[str] = "id"):
         """A copy of a pandas DataFrame with column ``text`` scrubbed; other columns, the
@@ -147,7 +162,15 @@ class Scrubber:
             posts.append(dict({k: _as_field(values[k]) for k in CONTEXT_FIELDS
                                if k in values and k != text}, text=values[text]))
         scrubbed = frame.copy()
-        scrubbed[text] = self.scrub_many(posts)
+        rewritten = self._rewritten(posts)
+        scrubbed[text] = [record["text"] for record in rewritten]
+        if "author" in columns[1:]:
+            # the author cells the mode rewrote (mask, hash); the others as they were
+            changed = [record.get("author") != post.get("author")
+                       for record, post in zip(rewritten, posts)]
+            if any(changed):
+                scrubbed["author"] = [record["author"] if change else cell for record, change,
+                                      cell in zip(rewritten, changed, frame["author"])]
         return scrubbed
 
     # -- the chain -----------------------------------------------------------------------
@@ -211,10 +234,6 @@ def _as_field(value: Any) -> Any:
     if value is None or (isinstance(value, float) and value != value):
         return ""
     return value if isinstance(value, str) else str(value)
-
-
-def _stitched(text: str, spans: Sequence[Span]) -> str:
-    return stitch(text, ((span, placeholder(span.label)) for span in spans))
 
 
 _DEFAULT: Optional[Scrubber] = None

@@ -28,11 +28,13 @@ DESCRIPTIONS = {
                "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid"]),
     "scrub": ("Remove names, usernames, e-mail addresses, URLs and phone numbers from every "
               "post of a dump. Every record comes out, in order, with all its fields; only "
-              "the text changes. Bad input stops the run with file:line and exit status 2, "
+              "the text changes (and the author field, in every mode but placeholder). "
+              "Bad input stops the run with file:line and exit status 2, "
               "and no output is written (or, with --skip-bad, goes to a reject file).",
               ["mmbdeid scrub dump.jsonl -o scrubbed.jsonl --spans removed.jsonl",
                "mmbdeid scrub dump.csv.gz -o scrubbed.parquet --text-field body --id-field post_id",
-               "zcat dump.jsonl.gz | mmbdeid scrub - -o - --mode surrogate > scrubbed.jsonl"]),
+               "zcat dump.jsonl.gz | mmbdeid scrub - -o - --mode surrogate > scrubbed.jsonl",
+               "mmbdeid scrub dump.jsonl -o hashed.jsonl --mode hash --hash-key-file hash.key"]),
     "link": ("Detect the names and usernames of a dump and link them to people: who is "
              "called what across posts and threads. Edit the map, then scrub with --map.",
              ["mmbdeid link dump.jsonl -o people.map --scope board",

@@ -7,7 +7,7 @@ from ..crf import TAGGERS
 from ..errors import InputError
 from ..evaluation import CHAINS, GROUPINGS, THRESHOLD_FLOOR
 from ..people.scope import SCOPES
-from ..output.operators import MODES
+from ..output.operators import OPERATORS
 from ..output.review_page import DEFAULT_PAGE_POSTS
 from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
 from .steps import step_list
@@ -72,10 +72,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "at the first with file:line and exit 2)")
     scrub.add_argument("--rejects", metavar="FILE",
                        help="with --skip-bad: the reject file (default OUT.rejects.jsonl)")
-    scrub.add_argument("--mode", choices=MODES, default="placeholder",
-                       help="placeholder: [NAME], [USER], ... (default); pseudonym: one "
-                            "identifier per person ([U12]); surrogate: realistic fake values, "
-                            "the same for each person")
+    scrub.add_argument("--mode", choices=tuple(OPERATORS), default="placeholder",
+                       help="placeholder: [NAME], [USER], ... (default); mask: * for each "
+                            "character; hash: [NAME:1a2b3c4d5e6f], a keyed HMAC-SHA256 of "
+                            "the identifier (needs a key); pseudonym: one identifier per "
+                            "person ([U12]); surrogate: realistic fake values, the same for "
+                            "each person")
+    scrub.add_argument("--hash-key-file", metavar="FILE",
+                       help="hash mode: the secret key (16 bytes or more; one final line "
+                            "break is ignored); default: the environment variable "
+                            "MMBDEID_HASH_KEY. Never written to any output")
     scrub.add_argument("--map", metavar="MAP",
                        help="person mode: the (edited) person map from 'mmbdeid link' "
                             "instead of linking names afresh")

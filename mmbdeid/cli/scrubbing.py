@@ -21,15 +21,23 @@ def run_scrub(args) -> int:
         rejects = args.rejects or args.output + ".rejects.jsonl"
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
-    if args.map and args.mode == "placeholder":
+    from ..output.operators import OPERATORS
+    if args.map and not OPERATORS[args.mode].needs_people:
         raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    hash_key = None
+    if OPERATORS[args.mode].keyed:
+        from ..output.hash_key import find_key
+        hash_key = find_key(args.hash_key_file)     # before any work; never shown
+    elif args.hash_key_file:
+        raise InputError("--hash-key-file needs --mode hash")
     if args.map:
         from ..people.personmap import PersonMap
         PersonMap.read(args.map)                    # a bad map fails before any work
     config = _run_config(args, output_format=posts_output_format(
                              args.output, posts_source(args, args.dump), args.output_format),
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
-                         person_map=args.map, scope=args.scope, seed=args.seed)
+                         person_map=args.map, scope=args.scope, seed=args.seed,
+                         hash_key=hash_key)
     with _checked_outputs(config, args), _engine(args) as engine:
         summary = scrub_dump(config, engine)
     report(args, summary)
@@ -100,7 +108,7 @@ def run_audit(args) -> int:
     return EXIT_LEAK if leaks else EXIT_OK
 
 
-def _run_config(args, mode: str = "placeholder", **options):
+def _run_config(args, mode: str = "placeholder", hash_key=None, **options):
     """The run configuration of a job over a dump; the model and the term lists are
     checked here, before any work."""
     from ..files.termlists import load_terms
@@ -117,7 +125,8 @@ def _run_config(args, mode: str = "placeholder", **options):
     # Placeholder text is made in the workers only where the output needs it as it is.
     render = args.command == "scrub" and not OPERATORS[mode].needs_people
     detection = DetectionConfig(model_path, threshold=args.threshold,
-                                render_placeholders=render, tagging=args.tagger,
+                                render_placeholders=render, mode=mode,
+                                hash_key=hash_key, tagging=args.tagger,
                                 steps=chosen_steps(args), **lists)
     return RunConfig(posts_source(args, args.dump), detection, args.output,
                      stats_path=args.stats,
@@ -130,7 +139,8 @@ def _checked_outputs(config, args):
     outputs = [config.output, config.spans_path, config.rejects_path,
                getattr(args, "html", None)]
     inputs = [config.dump, config.person_map, config.detection.model_path,
-              getattr(args, "allow", None), getattr(args, "deny", None)]
+              getattr(args, "allow", None), getattr(args, "deny", None),
+              getattr(args, "hash_key_file", None)]
     return locked_outputs(outputs, inputs, config.stats_path, config.stats_rebuild)
 
 

@@ -1,7 +1,7 @@
 """The work on one chunk of posts, the same in both engines (local processes, Dask
 workers): pass 1's counts (:func:`count_chunk`), pass 2's detection (:class:`ChunkWorker`,
 whose results are :class:`Detected`), and the cutting of a stream of posts into chunks."""
-from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence
+from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..model.counting import PartialCounts
 from ..spans import Span
@@ -42,20 +42,32 @@ class Detected(NamedTuple):
     # capitalised words of a post with no span (:mod:`mmbdeid.detect.leftovers`)
     near: Optional[list] = None
     unknown: Optional[list] = None
+    # the other fields the operator rewrote, when ``text`` is given (the author, in the mask
+    # and hash modes); only those travel back from the worker
+    rewritten: Optional[dict] = None
+
+
+def rewrite(operator, fields: dict, spans: List[Span]) -> Tuple[str, list, Optional[dict]]:
+    """A post rewritten by ``operator``: its text, what was replaced, and the other fields
+    that changed (None: none)."""
+    record, replaced = operator.rewrite(fields, spans)
+    changed = {name: value for name, value in record.items()
+               if name != "text" and (name not in fields or fields[name] != value)}
+    return record["text"], replaced, changed or None
 
 
 class ChunkWorker:
     """Pass 2 for one process: the model and statistics are opened once, then each chunk's
-    posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`) and, in placeholder
-    mode, rewritten; adjacent name tokens become one placeholder there, after the
-    analyzer, whose spans stay one per token."""
+    posts are analysed (:class:`~mmbdeid.detect.analyzer.Analyzer`) and, in a per-post
+    mode (placeholder, mask, hash), rewritten; adjacent name tokens become one placeholder
+    there, after the analyzer, whose spans stay one per token."""
 
     def __init__(self, detection: DetectionConfig, stats_path: str):
         from ..detect.analyzer import Analyzer
         from ..model.reference import with_reference
         from ..model.stats import CorpusStats
         from ..model.tagger import NameTagger
-        from ..output.operators import PlaceholderOperator
+        from ..output.operators import post_operator
         self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
                                        with_reference(CorpusStats.load(stats_path)),
                                        threshold=detection.threshold,
@@ -63,7 +75,8 @@ class ChunkWorker:
                                        tagging=detection.tagging, steps=detection.steps,
                                        consistency=detection.consistency,
                                        authors=detection.authors)
-        self.operator = PlaceholderOperator() if detection.render_placeholders else None
+        self.operator = (post_operator(detection.mode, detection.hash_key)
+                         if detection.render_placeholders else None)
         self.leftovers = None
         if detection.leftovers:
             from ..detect.leftovers import near_misses, unknown_words
@@ -75,14 +88,14 @@ class ChunkWorker:
         results = []
         for fields, document in zip(posts, documents):
             spans = self.analyzer.analyze(document)
-            text = replaced = None
+            text = replaced = rewritten = None
             if self.operator is not None:
-                record, replaced = self.operator.rewrite(fields, spans)
-                text = record["text"]
+                text, replaced, rewritten = rewrite(self.operator, fields, spans)
             near = unknown = None
             if self.leftovers is not None:
                 near_misses, unknown_words = self.leftovers
                 near = near_misses(self.analyzer.detectors, document, spans)
                 unknown = [] if spans else unknown_words(document)
-            results.append(Detected(spans, len(document), text, replaced, near, unknown))
+            results.append(Detected(spans, len(document), text, replaced, near, unknown,
+                                    rewritten))
         return results

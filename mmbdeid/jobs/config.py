@@ -3,6 +3,7 @@ jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
+from ..output.hash_key import HashKey
 from ..spans import CONSISTENCY_LEVEL
 
 
@@ -19,8 +20,11 @@ class DetectionConfig:
     open files), so it travels to worker processes and Dask workers.
 
     ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
-    ``render_placeholders``: the workers also write the placeholder text (placeholder
-    mode); the person modes rewrite posts only after linking, in the main process.
+    ``render_placeholders``: the workers also write the output text, with the per-post
+    operator ``mode`` (placeholder, mask, hash: :mod:`mmbdeid.output.operators`); the
+    person modes rewrite posts only after linking, in the main process. ``hash_key``: the
+    key of ``--mode hash``, which reaches the workers with this configuration, in memory
+    (its repr is hidden, so printing the configuration never shows it).
     ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`).
     ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
     ``consistency``: the probability from which a word removed in a thread (and, with
@@ -33,6 +37,8 @@ class DetectionConfig:
     allow: Tuple[str, ...] = ()
     deny: Tuple[str, ...] = ()
     render_placeholders: bool = True
+    mode: str = "placeholder"
+    hash_key: Optional[HashKey] = None
     tagging: str = "compiled"               # crf.TAGGERS: compiled or crfsuite
     steps: Optional[Tuple[str, ...]] = None
     consistency: float = CONSISTENCY_LEVEL

@@ -9,8 +9,8 @@ evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
 2. the next pass reads the dump again with those spans: a post given the words of its
    scopes that its text may hold (a substring test here, exact in the worker) goes to a
    worker with them, which finds their other occurrences without running the model again
-   (:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`) and, in placeholder mode, writes the
-   placeholders; every other post is only rewritten.
+   (:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`) and, in a per-post mode, writes the
+   output text; every other post is only rewritten.
 """
 import json
 import re
@@ -24,7 +24,7 @@ from ..spans import Span
 from ..text.document import Document
 from .config import DetectionConfig
 from .input_watch import record_digest
-from .chunks import Detected, chunked
+from .chunks import Detected, chunked, rewrite
 
 
 class Evidence:
@@ -161,18 +161,19 @@ def consistent(detected: Iterable, reread: Iterator, detection: DetectionConfig,
 
 class ChunkExtender:
     """The consistency pass for one process: each post's spans completed with the other
-    occurrences of its scopes' words, and (placeholder mode) its placeholder text.
+    occurrences of its scopes' words, and (a per-post mode) its output text.
     ``run``: the run it serves, which an engine that caches it per run (Dask) forgets it
     by when the run ends (it holds the user's allow and deny terms)."""
 
     def __init__(self, run: str, detection: DetectionConfig):
         from ..detect.analyzer import Analyzer
         from ..detect.registry import step_names
-        from ..output.operators import PlaceholderOperator
+        from ..output.operators import post_operator
         self.analyzer = Analyzer.for_extension(detection.consistency, detection.authors,
                                                steps=step_names(detection.steps),
                                                allow=detection.allow)
-        self.operator = PlaceholderOperator() if detection.render_placeholders else None
+        self.operator = (post_operator(detection.mode, detection.hash_key)
+                         if detection.render_placeholders else None)
 
     def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[Types]]]
                  ) -> List[Detected]:
@@ -180,11 +181,10 @@ class ChunkExtender:
         for fields, spans, types in items:
             if types:
                 spans = self.analyzer.extend(Document.from_post(fields), spans, types)
-            text = replaced = None
+            text = replaced = rewritten = None
             if self.operator is not None:
-                record, replaced = self.operator.rewrite(fields, spans)
-                text = record["text"]
-            results.append(Detected(spans, 0, text, replaced))
+                text, replaced, rewritten = rewrite(self.operator, fields, spans)
+            results.append(Detected(spans, 0, text, replaced, rewritten=rewritten))
         return results
 
 

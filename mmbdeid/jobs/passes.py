@@ -26,7 +26,7 @@ from ..files.scratch import scratch_directory
 from ..files.tables import table_output
 from ..kinds import LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats
-from ..output.operators import OPERATORS, Replaced
+from ..output.operators import OPERATORS, Replaced, post_operator
 from ..output.review_page import PageCounts, build_review_page
 from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
 from ..spans import CRF, Span, join, mention_groups
@@ -127,6 +127,7 @@ class PostResult(NamedTuple):
     replaced: Optional[List[Replaced]] = None
     near: Optional[List[Span]] = None       # review --html: detect/leftovers.py
     unknown: Optional[List[Span]] = None
+    rewritten: Optional[dict] = None        # other fields the operator rewrote (author)
 
 
 @contextlib.contextmanager
@@ -167,7 +168,8 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
                     summary.tokens += result.tokens
                     summary.found.update(mention_counts(fields["text"], result.spans))
                     yield PostResult(fields, result.spans, result.tokens, result.text,
-                                     result.replaced, result.near, result.unknown)
+                                     result.replaced, result.near, result.unknown,
+                                     result.rewritten)
                 progress.update(len(chunk))
             progress.close()
             watch.check_file(reader)        # appended to after it was read?
@@ -198,8 +200,8 @@ def _reread(config: RunConfig) -> Iterator[Record]:
 def scrub_dump(config: RunConfig, engine) -> Summary:
     """All passes; outputs appear only when everything succeeded.
 
-    Per-post output modes (``placeholder``): pass 1 statistics, pass 2 scrubbing in the
-    workers. Person modes (``pseudonym``, ``surrogate``): pass 2 finds the names (kept in
+    Per-post output modes (``placeholder``, ``mask``, ``hash``): pass 1 statistics, pass 2
+    scrubbing in the workers. Person modes (``pseudonym``, ``surrogate``): pass 2 finds the names (kept in
     a scratch file) and links them to people, unless ``config.person_map`` gives the
     people; pass 3 rewrites the posts."""
     started = time.monotonic()
@@ -219,9 +221,10 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
                 detected = _consistent(config, engine, detected, watch)
             with _post_output(config, summary) as writer, \
                     optional_output(config.spans_path) as spans_out:
-                operator = OPERATORS[config.mode]()
+                operator = post_operator(config.mode, config.detection.hash_key)
                 for post in detected:
-                    record, replaced = ((dict(post.fields, text=post.text), post.replaced)
+                    record, replaced = ((dict(post.fields, text=post.text,
+                                              **(post.rewritten or {})), post.replaced)
                                         if post.replaced is not None     # the workers did it
                                         else operator.rewrite(post.fields, post.spans))
                     writer.write(record)
@@ -245,7 +248,8 @@ def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
             detected, _reread(config), detection, engine,
             lambda total: Progress("pass 3/3 scrubbing", total=total, quiet=config.quiet),
             watch):
-        yield PostResult(fields, result.spans, result.tokens, result.text, result.replaced)
+        yield PostResult(fields, result.spans, result.tokens, result.text, result.replaced,
+                         result.near, result.unknown, result.rewritten)
     watch.check_file("pass 3/3")    # appended to after it was read?
 
 

@@ -8,6 +8,10 @@ Each :class:`Replaced` keeps the detected spans it joins (``parts``), so the spa
 still give every token's probability.
 
 - ``placeholder``: ``[NAME]``, ``[USER]``, ``[EMAIL]``, ... (per post: no linking needed);
+- ``mask``: ``*`` for every character of the mention, spaces too (per post), the ``author``
+  field masked alike;
+- ``hash``: ``[NAME:1a2b3c4d5e6f]``, a keyed digest of the identifier
+  (:mod:`mmbdeid.output.hash_key`; per post), the ``author`` field hashed as a username;
 - ``pseudonym``: one identifier per person across the dump (``[U12]``), the post's
   ``author`` field becoming ``U12`` too; e-mails, URLs and phones stay placeholders;
 - ``surrogate``: realistic fake values (:mod:`mmbdeid.output.surrogates`), the same person
@@ -19,12 +23,17 @@ case-sensitively as whole words, like the substitution step of Farrow, Moore and
 2023, so a name the model missed once is still replaced; never where a keep step of the
 analyzer chain keeps the words: ``Graves' disease``, a title, a placeholder), then grouped
 into mentions and linked to people (:mod:`mmbdeid.people.linker`).
+
+Other per-post operators: a class registered with :func:`register_operator`, or any
+function of (label, original text) wrapped in a :class:`CallableOperator`.
 """
 from __future__ import annotations
 
+import re
 from typing import (Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
                     Type)
 
+from ..checks import kind_of
 from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..lexicon.wordlists import load_wordlist
 from ..people.mentions import mentions_of
@@ -32,7 +41,9 @@ from ..people.personmap import PersonMap
 from ..people.resolver import DuplicateName, Resolver
 from ..people.scope import ScopeIndex
 from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
+from ..text.placeholders import PLACEHOLDER
 from ..text.terms import TermMatcher
+from .hash_key import HashKey
 
 
 class Replaced(NamedTuple):
@@ -51,20 +62,105 @@ class Operator:
 
     name = ""
     needs_people = False
+    keyed = False           # takes the run's hash key (a HashKey)
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         raise NotImplementedError
 
 
-class PlaceholderOperator(Operator):
-    name = "placeholder"
+class PostOperator(Operator):
+    """An operator that works post by post: each mention (adjacent name tokens joined)
+    becomes :meth:`value`, and the ``author`` field :meth:`author_value`."""
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         text = fields["text"]
         replaced = [Replaced(join(parts), "", parts) for parts in mention_groups(text, spans)]
-        return (dict(fields, text=stitch(text, ((r.span, placeholder(r.span.label))
-                                                for r in replaced))),
-                replaced)
+        record = dict(fields, text=stitch(text, (
+            (r.span, self.value(r.span.label, text[r.span.start:r.span.end]))
+            for r in replaced)))
+        author = fields.get("author")
+        if author not in (None, ""):
+            record["author"] = self.author_value(author)
+        return record, replaced
+
+    def value(self, label: str, original: str) -> str:
+        """What a mention of kind ``label`` (``NAME``, ``EMAIL``, ...) becomes."""
+        raise NotImplementedError
+
+    def author_value(self, author):
+        """What a non-empty ``author`` field becomes: kept as it is."""
+        return author
+
+
+class PlaceholderOperator(PostOperator):
+    name = "placeholder"
+
+    def value(self, label: str, original: str) -> str:
+        return placeholder(label)
+
+
+class MaskOperator(PostOperator):
+    """Every character of a mention becomes ``*``, white space too, so the text keeps its
+    length and every offset of the original (the spans file's offsets hold for both), and
+    neither the number of words nor their lengths shows. The author field is masked too:
+    it is a username."""
+
+    name = "mask"
+
+    def value(self, label: str, original: str) -> str:
+        return "*" * len(original)
+
+    def author_value(self, author) -> str:
+        return "*" * len(str(author))
+
+
+class HashOperator(PostOperator):
+    """``[NAME:1a2b3c4d5e6f]``: the label and a keyed digest of the identifier
+    (:class:`~mmbdeid.output.hash_key.HashKey`), the same for the same identifier in every
+    post and run with the same key. The author field is hashed as a username, so it equals
+    the value of that user's ``@handle`` in the texts; one already hashed is kept."""
+
+    name = "hash"
+    keyed = True
+
+    def __init__(self, hash_key: HashKey):
+        if not isinstance(hash_key, HashKey):
+            raise TypeError("the hash operator needs a HashKey, not %s" % kind_of(hash_key))
+        self.hash_key = hash_key
+
+    def value(self, label: str, original: str) -> str:
+        return "[%s:%s]" % (label, self.hash_key.digest(label, original))
+
+    def author_value(self, author) -> str:
+        author = str(author)
+        if PLACEHOLDER.fullmatch(author):       # a scrub of hashed output changes nothing
+            return author
+        return self.value("USER", author)
+
+
+class CallableOperator(PostOperator):
+    """A function of ``(label, original)`` returning the replacement text, as an operator:
+    ``Scrubber(mode=function)``. With ``author=True`` the author field is given to it too,
+    as label ``AUTHOR``; otherwise it is kept (as in placeholder mode)."""
+
+    name = "callable"
+
+    def __init__(self, function: Callable[[str, str], str], author: bool = False):
+        if not callable(function):
+            raise TypeError("the operator must be callable, not %s" % kind_of(function))
+        self.function = function
+        self.author = author
+
+    def value(self, label: str, original: str) -> str:
+        result = self.function(label, original)
+        if not isinstance(result, str):
+            # (the original is not shown: a message must not carry an identifier)
+            raise TypeError("the operator %s returned %s for a %s; it must return a str"
+                            % (_function_name(self.function), kind_of(result), label))
+        return result
+
+    def author_value(self, author):
+        return self.value("AUTHOR", str(author)) if self.author else author
 
 
 class PersonOperator(Operator):
@@ -172,8 +268,42 @@ class SurrogateOperator(PersonOperator):
 
 OPERATORS: Dict[str, Type[Operator]] = {
     operator.name: operator
-    for operator in (PlaceholderOperator, PseudonymOperator, SurrogateOperator)}
-MODES = tuple(OPERATORS)
+    for operator in (PlaceholderOperator, MaskOperator, HashOperator, PseudonymOperator,
+                     SurrogateOperator)}
+MODES = tuple(OPERATORS)        # the shipped modes (OPERATORS: with those registered)
+_MODE_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def register_operator(operator: Type[Operator]) -> Type[Operator]:
+    """Adds an :class:`Operator` class to :data:`OPERATORS` under its ``name`` (a lower-case
+    word), so ``Scrubber(mode=name)`` and, in this process, the command line's ``--mode``
+    take it; returns the class (a decorator). A per-post operator must be built without
+    arguments; a ``PersonOperator``'s constructor takes those of the person modes."""
+    if not (isinstance(operator, type) and issubclass(operator, Operator)):
+        raise TypeError("an operator must be a subclass of Operator, not %s"
+                        % kind_of(operator))
+    name = operator.name
+    if not isinstance(name, str) or not _MODE_NAME.fullmatch(name):
+        raise ValueError("an operator's name must be a lower-case word (letters, digits, "
+                         "- and _), got %r" % (name,))
+    if OPERATORS.get(name, operator) is not operator:
+        raise ValueError("an operator named %r is registered already" % name)
+    OPERATORS[name] = operator
+    return operator
+
+
+def post_operator(mode: str, hash_key: Optional[HashKey] = None) -> Operator:
+    """The per-post operator of ``mode`` (a name in :data:`OPERATORS`), built with the
+    run's hash key where it takes one."""
+    operator = OPERATORS[mode]
+    if operator.needs_people:
+        raise ValueError("mode %r links people across the dump: only the command line's "
+                         "scrub runs it" % mode)
+    return operator(hash_key) if operator.keyed else operator()
+
+
+def _function_name(function) -> str:
+    return getattr(function, "__qualname__", None) or type(function).__name__
 
 
 def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:

@@ -1,5 +1,6 @@
 """What an earlier scrub wrote in place of an identifier: placeholders (``[NAME]``,
-``[EMAIL]``) and pseudonyms (``[U12]``, ``[P3]``).
+``[EMAIL]``), hashed placeholders (``[NAME:1a2b3c4d5e6f]``), pseudonyms (``[U12]``,
+``[P3]``) and masks (``*****``).
 
 Scrubbing scrubbed text must change nothing. A placeholder is never a name nor part of
 one, and the words around it are judged as if the identifier were still there: the model
@@ -11,6 +12,7 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from ..kinds import KINDS, PATTERN_LABELS
+from ..kinds import placeholder as placeholder_of
 
 # The name read in place of a person placeholder or pseudonym: a common first name that is
 # no common word, so its neighbours see the context of a name.
@@ -23,8 +25,17 @@ AUTHOR_PSEUDONYM = re.compile(r"U[1-9]\d{0,8}")
 # A pseudonym an earlier scrub wrote into a text (``[P12]``): a later scrub numbers its new
 # people after it, so no one new shares an id with someone there.
 PSEUDONYM_IN_TEXT = re.compile(r"\[([UP][1-9]\d{0,8})\]")
+# Hex digits of a hashed placeholder's digest (``--mode hash``, mmbdeid.output.hash_key):
+# 48 bits, so two identifiers of a dump share a digest with odds of about n^2 / 2^49.
+HASH_DIGITS = 12
 PLACEHOLDER = re.compile(
-    r"\[(?:%s|%s)\]" % ("|".join(re.escape(kind.label) for kind in KINDS), _PSEUDONYM))
+    r"\[(?:(?:%s)(?::[0-9a-f]{%d})?|%s)\]"
+    % ("|".join(re.escape(kind.label) for kind in KINDS), HASH_DIGITS, _PSEUDONYM))
+# A mask (``--mode mask``): a word of two or more asterisks, read as a name so that ``Dr.
+# *****`` keeps its title as ``Dr. [NAME]`` does. A post's own such words (``*****`` for a
+# rating, ``***`` for a rule) are read so too, which can only make the model warier of the
+# words beside them; a lone ``*`` (a bullet) is not a mask.
+MASK = re.compile(r"(?<![\w*])\*{2,}(?![\w*])")
 
 
 class StandIn(NamedTuple):
@@ -33,15 +44,17 @@ class StandIn(NamedTuple):
 
 
 def stand_in(placeholder: str) -> StandIn:
-    """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` matched it)."""
-    label = placeholder[1:-1]
+    """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` or :data:`MASK`
+    matched it)."""
+    label = placeholder[1:-1].split(":")[0]        # [NAME:1a2b3c4d5e6f]: NAME
     if label in PATTERN_LABELS:
-        return StandIn(placeholder, label)
+        return StandIn(placeholder_of(label), label)      # as [EMAIL] reads
     return StandIn(NAME_STAND_IN, None)
 
 
 def find_placeholders(text: str) -> List[Tuple[int, int]]:
-    """``(start, end)`` of each placeholder or pseudonym in ``text``."""
-    if "[" not in text:
-        return []
-    return [match.span() for match in PLACEHOLDER.finditer(text)]
+    """``(start, end)`` of each placeholder, pseudonym or mask in ``text``, in order."""
+    found = [match.span() for match in PLACEHOLDER.finditer(text)] if "[" in text else []
+    if "**" in text:
+        found = sorted(found + [match.span() for match in MASK.finditer(text)])
+    return found

@@ -7,6 +7,7 @@ checks what the chain does with them, whatever a trained model would say."""
 import pytest
 
 from mmbdeid.detect import not_names
+from mmbdeid.detect.registry import step_names
 from mmbdeid.detect.not_names import NotNameKeeper, never_a_name
 from mmbdeid.text.document import Document
 from mmbdeid.text.placeholders import NAME_STAND_IN, find_placeholders
@@ -47,9 +48,28 @@ def test_removed_spans_cover_name_characters_only(text, tagged, expected):
     ("Thanks [NAME]. My wife [NAME] says hi", {NAME_STAND_IN, "."}),
     ("Write to [EMAIL] or [U12], or ask [P3]", {NAME_STAND_IN, "[EMAIL]"}),
     ("[USER] said [NAME] and [NAME] came", {NAME_STAND_IN, "and", "[USER]"}),
+    # --mode hash (issue 21): a hashed placeholder reads as its kind's placeholder
+    ("Dr. [NAME:1a2b3c4d5e6f] and [USER:0a1b2c3d4e5f] came", {"Dr", NAME_STAND_IN, "[USER]"}),
+    ("Mail [EMAIL:ffffffffffff] or [PHONE:000000000000]", {"[EMAIL]", "[PHONE]"}),
 ])
 def test_placeholders_are_never_removed(scrubbed, tagged):
     assert scrub(scrubbed, tagged) == scrubbed
+
+
+@pytest.mark.parametrize("steps", [None, step_names(without=["not-names"])])
+@pytest.mark.parametrize("masked", [
+    "Thanks *****, see you soon Kay",
+    "Hi ********* and ****, write to ***************",
+    "*******\nGood luck ****!",
+])
+def test_masks_are_never_removed(masked, steps):
+    # --mode mask (issue 21): a word of stars is kept by the last step, even when the model
+    # tags it and the step that keeps punctuation is left out
+    assert scrub(masked, {"*", "Kay"}, steps=steps) == masked.replace("Kay", "[NAME]")
+
+
+def test_stars_inside_a_word_are_still_a_masked_name():
+    assert scrub("Hugs to Maren and M*ren") == "Hugs to Maren and [NAME]"
 
 
 def test_placeholders_are_read_as_a_stand_in():
@@ -63,9 +83,25 @@ def test_placeholders_are_read_as_a_stand_in():
         == ["[NAME]", "[U7]", "[EMAIL]", "[USER]"]
 
 
+def test_masks_are_read_as_a_name():
+    document = Document.from_text("Dr. ***** says * no")
+    assert document.tokens == ["Dr", ".", NAME_STAND_IN, "says", "*", "no"]
+    assert document.scrubbed == {2}
+
+
+def test_hashed_placeholders_are_read_as_their_kinds_placeholder():
+    document = Document.from_text("Hi [NAME:1a2b3c4d5e6f], mail [EMAIL:0123456789ab]")
+    assert document.tokens == ["Hi", NAME_STAND_IN, ",", "mail", "[EMAIL]"]
+    assert document.pattern_labels[4] == "EMAIL" and document.scrubbed == {1, 4}
+
+
 @pytest.mark.parametrize("text, found", [
     ("[NAME] [USER] [EMAIL] [URL] [PHONE] [U1] [P23]", 7),
     ("[name] [X1] [U] [NAME [Mary] U12", 0),      # not what a scrub writes
+    ("[NAME:1a2b3c4d5e6f] [USER:000000000000]", 2),
+    ("Dr. ***** and ** (*****), *****'s", 4),                    # masks
+    ("* a bullet, M*ren, J**n, **bold**, 5*****", 0),
+    ("[NAME:1A2B3C4D5E6F] [NAME:123] [NAME:1a2b3c4d5e6f0] [U1:1a2b3c4d5e6f] [:1a2b3c4d5e6f]", 0),
     ("no brackets at all", 0),
 ])
 def test_find_placeholders(text, found):

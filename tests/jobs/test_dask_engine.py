@@ -115,6 +115,23 @@ def test_dask_review_page_is_identical_to_local(tmp_path, scheduler):
                       pages["dask"]) == ["Quillon", "Brannigan"]
 
 
+@pytest.mark.slow
+def test_dask_hashes_as_local_and_writes_no_key(tmp_path, dump, scheduler, tiny_model_path,
+                                                run_tmpdir):
+    # issue 21: the key reaches the workers with the task, in memory only
+    key = b"fictional dask hash key 0123456789"
+    (tmp_path / "hash.key").write_bytes(key)
+    hashed = ["--mode", "hash", "--hash-key-file", str(tmp_path / "hash.key")]
+    local = scrubbed(dump, tmp_path / "local.jsonl", tiny_model_path, "--jobs", "2", *hashed)
+    remote = scrubbed(dump, tmp_path / "dask.jsonl", tiny_model_path, "--engine", "dask",
+                      "--scheduler", scheduler, *hashed)
+    assert remote == local and b"[PHONE:" in remote
+    for directory, _, names in os.walk(run_tmpdir):
+        for name in names:
+            with open(os.path.join(directory, name), "rb") as handle:
+                assert key[:16] not in handle.read(), name
+
+
 def test_dask_statistics_equal_local(tmp_path, dump, scheduler):
     from mmbdeid.model.stats import CorpusStats
     local, remote = str(tmp_path / "local.sqlite"), str(tmp_path / "dask.sqlite")
