@@ -14,12 +14,12 @@ line, which streams.
 """
 import math
 import os
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import checks
 from .detect.analyzer import Analyzer
 from .detect.registry import step_names
-from .kinds import placeholder
+from .kinds import DEFAULT_KINDS, parse_kinds, placeholder
 from .model.reference import with_reference
 from .model.stats import CorpusStats
 from .model.tagger import NameTagger, default_model_path
@@ -39,7 +39,9 @@ class Scrubber:
     statistics of the texts of each call); ``steps``: the names of the chain's steps (None:
     every step, :data:`mmbdeid.detect.registry.STEP_NAMES`); ``without_steps``: steps left
     out (``["drugs"]`` removes drug names the model rates as names); ``allow`` / ``deny``:
-    terms never / always removed (lists of strings).
+    terms never / always removed (lists of strings); ``kinds``: the kinds of identifier
+    removed, labels and presets as a list or a comma list (``"safe-harbor"``,
+    ``["default", "DATE"]``; None: the default kinds, :data:`mmbdeid.kinds.DEFAULT_KINDS`).
 
     The options are checked as the command line checks its own: a wrong one raises
     ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
@@ -48,7 +50,8 @@ class Scrubber:
     def __init__(self, model: Union[str, "os.PathLike[str]", NameTagger, None] = None,
                  threshold: Optional[float] = None, stats: Optional[str] = None,
                  steps: Optional[Sequence[str]] = None, without_steps: Sequence[str] = (),
-                 allow: Sequence[str] = (), deny: Sequence[str] = ()):
+                 allow: Sequence[str] = (), deny: Sequence[str] = (),
+                 kinds: Union[str, Sequence[str], None] = None):
         if isinstance(model, NameTagger):
             model.check_params()
         elif model is not None and not isinstance(model, (str, os.PathLike)):
@@ -59,7 +62,8 @@ class Scrubber:
         self.stats = checks.optional_path(stats, "stats")
         self.steps = None if steps is None else checks.terms(steps, "steps", "step")
         self.without_steps = checks.terms(without_steps, "without_steps", "step")
-        self._step_names = step_names(self.steps, self.without_steps)
+        self.kinds = _kinds(kinds)
+        self._step_names = step_names(self.steps, self.without_steps, kinds=self.kinds)
         self.allow = checks.terms(allow, "allow")
         self.deny = checks.terms(deny, "deny")
         self._tagger: Optional[NameTagger] = None
@@ -158,7 +162,17 @@ class Scrubber:
         else:
             stats = CorpusStats.build(documents)
         return Analyzer.build(self.tagger, with_reference(stats), threshold=self.threshold,
-                              steps=self._step_names, allow=self.allow, deny=self.deny)
+                              steps=self._step_names, allow=self.allow, deny=self.deny,
+                              kinds=self.kinds)
+
+
+def _kinds(value: Union[str, Sequence[str], None]) -> Tuple[str, ...]:
+    """The kinds ``kinds=`` chooses (see :func:`mmbdeid.kinds.parse_kinds`)."""
+    if value is None:
+        return DEFAULT_KINDS
+    if isinstance(value, str):
+        return parse_kinds(value)
+    return parse_kinds(",".join(checks.terms(value, "kinds", "kind")) or " ")
 
 
 def _many(items: Any, name: str) -> list:
@@ -232,11 +246,12 @@ def _scrubber(options: dict) -> Scrubber:
 
 def scrub(text: str, author: Optional[str] = None, thread: Optional[str] = None,
           board: Optional[str] = None, **options: Any) -> str:
-    """``text`` with names, usernames, e-mails, URLs and phones replaced by placeholders.
+    """``text`` with names, usernames, e-mails, URLs and phones (and the other ``kinds``
+    chosen) replaced by placeholders.
     ``author``, ``thread``, ``board``: the post's fields, evidence as in a dump (the
     author's username is removed from the text, and the author and board statistics are
     those of a post of theirs). ``options``: those of :class:`Scrubber` (``model``,
-    ``threshold``, ``allow``, ...)."""
+    ``threshold``, ``allow``, ``kinds``, ...)."""
     return _scrubber(options).scrub(text, **_context(author, thread, board))
 
 

@@ -24,7 +24,7 @@ from ..files.post_writer import post_output
 from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
 from ..files.tables import table_output
-from ..kinds import LABELS, PERSON_LABELS
+from ..kinds import DEFAULT_KINDS, LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats
 from ..output.operators import OPERATORS, Replaced
 from ..output.review_page import Highlight, PageCounts, PagePost, build_review_page
@@ -62,8 +62,10 @@ class Summary:
             self.warnings.append(duplicate)
 
     def lines(self):
+        # the default kinds always, another kind where something of it was removed
         removed = ", ".join("%s %d" % (label, self.removed.get(label, 0))
-                            for label in LABELS)
+                            for label in LABELS
+                            if label in DEFAULT_KINDS or self.removed.get(label))
         rate = self.posts / self.seconds if self.seconds else 0.0
         yield "%s %d posts, %d tokens in %.1f s (%.0f posts/s)" % (
             self.verb, self.posts, self.tokens, self.seconds, rate)

@@ -13,7 +13,7 @@ import html
 import re
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
-from ..kinds import LABELS
+from ..kinds import DEFAULT_KINDS, LABELS
 from ..text.excerpts import Context
 
 # Probability bands: (key, text shown, lowest probability in the band).
@@ -22,7 +22,9 @@ BAND_TEXT = {key: text for key, text, _ in BANDS}
 
 # Background colours of the labels (each highlight also names its label in text).
 LABEL_COLOURS = {"NAME": "#ffd66b", "USER": "#9fd3ff", "EMAIL": "#a8e6a1",
-                 "URL": "#e3b5f2", "PHONE": "#ffb38a"}
+                 "URL": "#e3b5f2", "PHONE": "#ffb38a", "ADDRESS": "#c9e4a6",
+                 "POSTCODE": "#b8e0d2", "ID": "#f5b7c5", "IP": "#cfc3f0", "DATE": "#f7e1a0",
+                 "PLACE": "#a7d8e8", "ORG": "#e8c6a7"}
 OTHER_COLOUR = "#d9d9d9"
 
 ANCHOR_PREFIX = "post-"
@@ -94,7 +96,10 @@ def build_review_page(posts: Sequence[PagePost], strings: Sequence[PageString],
     """The whole page: threshold and counts, filters, the posts with their removals
     highlighted, and the table of removed strings."""
     anchors = post_anchors([post.post_id for post in posts])
-    labels = list(LABELS) + sorted({h.label for p in posts for h in p.highlights} - set(LABELS))
+    found = {h.label for p in posts for h in p.highlights}
+    # the default kinds always, another kind where the page shows one
+    labels = ([label for label in LABELS if label in DEFAULT_KINDS or label in found]
+              + sorted(found - set(LABELS)))
     script = _SCRIPT
     style = _style(labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (

@@ -10,7 +10,7 @@ name or a pseudonym), so ``Dr. [NAME]`` keeps its title as ``Dr. Osei`` did and
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..kinds import KINDS, PATTERN_LABELS
+from ..kinds import KINDS, LABELS, PATTERN_LABELS, PERSON_LABELS
 
 # The name read in place of a person placeholder or pseudonym: a common first name that is
 # no common word, so its neighbours see the context of a name.
@@ -35,7 +35,9 @@ class StandIn(NamedTuple):
 def stand_in(placeholder: str) -> StandIn:
     """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` matched it)."""
     label = placeholder[1:-1]
-    if label in PATTERN_LABELS:
+    # a pattern kind, or another kind that is no person (``[ADDRESS]``, ``[DATE]``): the
+    # placeholder itself, marked as an identifier of its kind
+    if label in PATTERN_LABELS or (label in LABELS and label not in PERSON_LABELS):
         return StandIn(placeholder, label)
     return StandIn(NAME_STAND_IN, None)
 
