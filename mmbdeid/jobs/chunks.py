@@ -58,7 +58,7 @@ class ChunkWorker:
                                        allow=detection.allow, deny=detection.deny,
                                        tagging=detection.tagging, steps=detection.steps,
                                        consistency=detection.consistency,
-                                       authors=detection.authors)
+                                       authors=detection.authors, kinds=detection.kinds)
         self.operator = PlaceholderOperator() if detection.render_placeholders else None
 
     def __call__(self, posts: Sequence[dict]) -> List[Detected]:

@@ -3,6 +3,7 @@ jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
+from ..kinds import DEFAULT_KINDS
 from ..spans import CONSISTENCY_LEVEL
 
 
@@ -25,7 +26,8 @@ class DetectionConfig:
     ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
     ``consistency``: the probability from which a word removed in a thread (and, with
     ``authors``, by an author on the board) is removed throughout it, in a pass after
-    detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``."""
+    detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``.
+    ``kinds``: the kinds of identifier removed (:mod:`mmbdeid.kinds`)."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
@@ -35,6 +37,7 @@ class DetectionConfig:
     steps: Optional[Tuple[str, ...]] = None
     consistency: float = CONSISTENCY_LEVEL
     authors: bool = True
+    kinds: Tuple[str, ...] = DEFAULT_KINDS
 
     def runs(self, step: str) -> bool:
         """Whether the chain has the step named ``step``."""
