@@ -8,7 +8,8 @@ default kinds' output stays byte for byte what it was. Their steps run late in t
 found inside an address (``42 Birchwood Lane``) becomes part of one ADDRESS span, and a
 span reaching out of one (a name completed over its edge) is taken in whole rather than
 cut, so nothing of either is left. One found inside an identifier found before it (a
-postcode inside an address, a date inside a URL) adds nothing.
+postcode inside an address, a date inside a URL) adds nothing; one found exactly where
+another kind's pattern was (an NHS number read as a phone number) takes its own label.
 """
 from typing import Callable, List, Sequence, Tuple
 
@@ -33,8 +34,9 @@ class KindDetector(Completer):
         if not found or not spans:
             return found
         return [_taking_in(span, spans) for span in found
-                if not any(other.label != self.label and other.contains(span.start, span.end)
-                           and _identifier(other) for other in spans)]
+                if not any(_identifier(other) and other.contains(span.start, span.end)
+                           and (other.start, other.end) != (span.start, span.end)
+                           for other in spans)]
 
 
 def _identifier(span: Span) -> bool:

@@ -92,7 +92,8 @@ _ZIP_AFTER_STATE = re.compile(
     % (_STATE, _POSTCODE, _AU_STATE, AU_POSTCODE))
 _POSTCODE_CUE = re.compile(
     r"(?i:\b(?:zip|zip[ \t]?code|post[ \t]?code|postal[ \t]?code|post[ \t]?box)s?)"
-    r"(?:[ \t]*[:#]|[ \t]+(?:is|was|of|number|no\.?))?[ \t]*"
+    # ``zip 99201``, ``postcode: SW1A 1AA``, ``zip code for the clinic is 30309``
+    r"[ \t]*[:#]?(?:[ \t]+[A-Za-z.']{1,10}){0,4}?[ \t]*[:#]?[ \t]*"
     r"(%s|%s)(?![\w-])" % (_POSTCODE, AU_POSTCODE))
 _UK_OR_CA = re.compile(r"(?<![\w-])(?:%s|%s)(?![\w-])" % (UK_POSTCODE, CA_POSTCODE))
 

@@ -56,3 +56,9 @@ def test_a_name_found_in_an_identifier_goes_with_it(deny, found):
     analyzer = Analyzer.build(WordTagger(), deny=deny, kinds=LABELS)
     spans = analyzer.analyze(Document.from_text(text))
     assert [(s.label, text[s.start:s.end]) for s in spans] == found
+
+
+def test_an_id_found_where_a_phone_number_was_takes_its_own_label():
+    text = "My NHS number 943 476 5919 is on the letter"
+    spans = Analyzer.build(WordTagger(), kinds=LABELS).analyze(Document.from_text(text))
+    assert [(s.label, text[s.start:s.end]) for s in spans] == [("ID", "943 476 5919")]

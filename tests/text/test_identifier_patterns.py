@@ -31,6 +31,7 @@ def _found(label, text):
     ("POSTCODE", "My zip is 99201 and postcode: SW1A 1AA", ["99201", "SW1A 1AA"]),
     ("POSTCODE", "Texas 75001-2234, or my postal code K1A 0B1", ["75001-2234", "K1A 0B1"]),
     ("POSTCODE", "moved to LS6 2AB, postcode 2150", ["LS6 2AB", "2150"]),
+    ("POSTCODE", "my zip code: it is 30309", ["30309"]),
     ("ID", "MRN 00423817 on my wristband", ["00423817"]),
     ("ID", "acct #88123-004 and member ID: XJH442189013.", ["88123-004", "XJH442189013"]),
     ("ID", "license no. D1234-5678-9012, NHS number 943 476 5919",
