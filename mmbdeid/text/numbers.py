@@ -4,7 +4,7 @@ issue 21).
 Found in the visible text like :mod:`mmbdeid.text.addresses`, ``(start, end)`` pairs
 without the punctuation around them. A number is an ID only after a cue that says so
 (``MRN 00423817``, ``acct #88123-004``, ``member ID: XJH442189013``, ``license no.
-D1234-5678``), or in the shape of a US Social Security number (``123-45-6789``); the cue
+D1234-5678``), or in the shape of a US Social Security number or ITIN (``219-09-9999``); the cue
 stays, the number goes. The number must hold at least three digits among at least four
 characters, so ``#1 priority``, ``room 4``, ``ID doctor`` and ``day 14`` stay. A ``#``
 alone is a cue for four or more digits (``order #48213``), never for a ranking (``#2``).
@@ -41,7 +41,8 @@ _CUED = re.compile(
     r"(?<![\w])(?i:%s)(?:[ \t]*(?:[:#]|is|was|=)[ \t]*|[ \t]+)(?:#[ \t]*)?(%s)(?![\w-])"
     % (_CUES, _VALUE))
 _HASH = re.compile(r"(?<![\w&])#[ \t]?(\d[\d-]{3,20}\d)(?![\w-])")
-_SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
+# Never issued: area 000 or 666, group 00, serial 0000; 9xx is an ITIN, an ID too.
+_SSN = re.compile(r"(?<![\w-])(?!000|666)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _IPV4 = re.compile(
