@@ -95,6 +95,10 @@ _POSTCODE_CUE = re.compile(
     # ``zip 99201``, ``postcode: SW1A 1AA``, ``zip code for the clinic is 30309``
     r"[ \t]*[:#]?(?:[ \t]+[A-Za-z.']{1,10}){0,4}?[ \t]*[:#]?[ \t]*"
     r"(%s|%s)(?![\w-])" % (_POSTCODE, AU_POSTCODE))
+# Quick necessary conditions (the searches above try every position): a ZIP after a state
+# has four digits or more; a UK or Canadian postcode a digit before a capital.
+_FOUR_DIGITS = re.compile(r"\d{4}")
+_DIGIT_CAPITAL = re.compile(r"\d[A-Z]")
 _UK_OR_CA = re.compile(r"(?<![\w-])(?:%s|%s)(?![\w-])" % (UK_POSTCODE, CA_POSTCODE))
 
 
@@ -118,9 +122,14 @@ def find_postcodes(text: str) -> List[Bounds]:
     postcode; sorted, without overlaps."""
     if not any(c.isdigit() for c in text):
         return []
-    found = [match.span(match.lastindex) for expression in (_POSTCODE_CUE, _ZIP_AFTER_STATE)
-             for match in expression.finditer(text)]
-    found += [match.span() for match in _UK_OR_CA.finditer(text)]
+    found = []
+    lowered = text.lower()
+    if "zip" in lowered or "post" in lowered:
+        found += [match.span(match.lastindex) for match in _POSTCODE_CUE.finditer(text)]
+    if _FOUR_DIGITS.search(text):
+        found += [match.span(match.lastindex) for match in _ZIP_AFTER_STATE.finditer(text)]
+    if _DIGIT_CAPITAL.search(text):
+        found += [match.span() for match in _UK_OR_CA.finditer(text)]
     return without_overlaps(found)
 
 

@@ -54,12 +54,17 @@ _NUMERIC = re.compile(
     r")(?![\w/:]|[.-]\d)" % (_WEEKDAY, _M, _D, _YEAR, _D, _M, _YEAR, _YEAR, _M, _D))
 
 
+# A quick necessary condition of ``_NUMERIC`` (which tries every position).
+_NUMERIC_HINT = re.compile(r"\d[/.-]\d{1,2}[/.-]\d")
+
+
 def find_dates(text: str) -> List[Bounds]:
     """The dates in ``text`` (see the module): sorted, without overlaps."""
     if not any(c.isdigit() for c in text):
         return []
-    found = [_trimmed(text, *match.span()) for expression in (_NAMED, _NUMERIC)
-             for match in expression.finditer(text)]
+    found = [_trimmed(text, *match.span()) for match in _NAMED.finditer(text)]
+    if _NUMERIC_HINT.search(text):
+        found += [_trimmed(text, *match.span()) for match in _NUMERIC.finditer(text)]
     return without_overlaps(found)
 
 

@@ -58,6 +58,12 @@ _IPV6 = re.compile(
     r")(?:/\d{1,3})?(?![\w:])" % (_H, _H, _H, _H, _H, _H, _H))
 
 
+# Quick necessary conditions: most posts hold none of these, and the searches above try
+# every position.
+_IPV4_HINT = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")
+_SSN_HINT = re.compile(r"\d{3}-\d\d-\d{4}")
+
+
 def _enough_digits(value: str) -> bool:
     return sum(c.isdigit() for c in value) >= 3 and len(value) >= 4
 
@@ -68,15 +74,17 @@ def find_ids(text: str) -> List[Bounds]:
         return []
     found = [match.span(1) for match in _CUED.finditer(text)
              if _enough_digits(match.group(1))]
-    found += [match.span(1) for match in _HASH.finditer(text)]
-    found += [match.span() for match in _SSN.finditer(text)]
+    if "#" in text:
+        found += [match.span(1) for match in _HASH.finditer(text)]
+    if "-" in text and _SSN_HINT.search(text):
+        found += [match.span() for match in _SSN.finditer(text)]
     return without_overlaps(found)
 
 
 def find_ips(text: str) -> List[Bounds]:
     """IPv4 and IPv6 addresses."""
     found = []
-    if "." in text:
+    if "." in text and _IPV4_HINT.search(text):
         found += [match.span() for match in _IPV4.finditer(text)
                   if not _VERSION_BEFORE.search(text, 0, match.start())]
     if "::" in text or text.count(":") >= 7:
