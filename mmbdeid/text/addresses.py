@@ -8,7 +8,8 @@ line (an address never crosses a line break), without the punctuation around it.
 An address is a house number, a street name and a street type (``42 Birchwood Lane``,
 ``1600 NW 5th Ave.``, ``Unit 4/12 Wattle St``, ``Flat 3, 27 Acacia Road``), then optionally
 a unit (``Apt 4B``, ``Suite 300``, ``#12``), and a city followed by a state, province or
-postcode (``, Spokane, WA 99201-1234``, ``, Leeds LS6 2AB``). The street name is written
+postcode (``, Spokane, WA 99201-1234``, ``, Leeds LS6 2AB``); or a post-office box (``PO
+Box 4471``) with the same tail. The street name is written
 with capitals (``5th`` too); in lower case only before an unmistakable street type
 (``street``, ``avenue``, ``road``, ``lane``, ``boulevard``), since ``2 at the same place``
 or ``3 miles down the road`` are no addresses.
@@ -77,6 +78,8 @@ _ADDRESS = re.compile(
     # capitalised: 42 Birchwood Lane, 1600 NW 5th Ave., 12 Old Mill Rd
     r"%s[ \t]+(?:%s[ \t]+)?%s(?:[ \t]+%s){0,3}[ \t]+(?:(?:%s)\b|(?:%s)\b\.?)"
     % (_NUMBER, _DIRECTION, _CAPITALISED, _CAPITALISED, _TYPES, _TYPE_ABBREVIATIONS)
+    # a post-office box: PO Box 4471, P.O. Box 12
+    + r"|(?:P\.?[ \t]?O\.?|Post[ \t]+Office)[ \t]+Box[ \t]+\d{1,6}"
     # lower case, before an unmistakable type: 42 birchwood lane
     + r"|%s[ \t]+(?!(?:the|a|an|my|our|your|his|her|their|this|that|of|on|in|to|down|up"
       r"|along|across|miles?|blocks?|km|minutes?|mins?|hours?|hrs?)\b)[a-z]{3,}"
@@ -91,7 +94,7 @@ _ZIP_AFTER_STATE = re.compile(
     r"(?<![\w-])(?:%s,?[ \t]+(%s)|%s[ \t]+(%s))(?![\w-])"
     % (_STATE, _POSTCODE, _AU_STATE, AU_POSTCODE))
 _POSTCODE_CUE = re.compile(
-    r"(?i:\b(?:zip|zip[ \t]?code|post[ \t]?code|postal[ \t]?code|post[ \t]?box)s?)"
+    r"(?i:\b(?:zip|zip[ \t]?code|post[ \t]?code|postal[ \t]?code)s?)"
     # ``zip 99201``, ``postcode: SW1A 1AA``, ``zip code for the clinic is 30309``
     r"[ \t]*[:#]?(?:[ \t]+[A-Za-z.']{1,10}){0,4}?[ \t]*[:#]?[ \t]*"
     r"(%s|%s)(?![\w-])" % (_POSTCODE, AU_POSTCODE))

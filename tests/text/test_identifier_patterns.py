@@ -28,6 +28,8 @@ def _found(label, text):
     ("ADDRESS", "12 Main St. Then we left.", ["12 Main St"]),           # no sentence end
     ("ADDRESS", "at 42 Elm St, Mary says hi", ["42 Elm St"]),          # a city needs a state
     ("ADDRESS", "at 42 Elm St\nSpokane, WA", ["42 Elm St"]),           # no line break
+    ("ADDRESS", "write to PO Box 4471, Boise, ID 83701 or P.O. Box 12",
+     ["PO Box 4471, Boise, ID 83701", "P.O. Box 12"]),
     ("POSTCODE", "My zip is 99201 and postcode: SW1A 1AA", ["99201", "SW1A 1AA"]),
     ("POSTCODE", "Texas 75001-2234, or my postal code K1A 0B1", ["75001-2234", "K1A 0B1"]),
     ("POSTCODE", "moved to LS6 2AB, postcode 2150", ["LS6 2AB", "2150"]),
