@@ -310,3 +310,20 @@ def test_a_fake_date_is_a_date():
     for seed in range(40):
         fake = SurrogateFactory(seed=seed).date("02/29/2020")
         datetime.datetime.strptime(fake, "%m/%d/%Y")
+
+
+def test_the_surrogate_mode_has_a_maker_for_every_kind():
+    # the table names each kind's maker, and the operator calls it by that name
+    from types import SimpleNamespace
+    from mmbdeid.kinds import NON_PERSON_LABELS
+    from mmbdeid.output.operators import SurrogateOperator
+    from mmbdeid.spans import Span
+    operator = SimpleNamespace(surrogates=SurrogateFactory(seed=2))
+    originals = {"EMAIL": "kay@example.org", "URL": "www.example.org", "PHONE": "555-0100",
+                 "ADDRESS": "42 Birchwood Lane", "POSTCODE": "99201", "ID": "00423817",
+                 "IP": "192.168.4.20", "DATE": "March 3, 2021", "PLACE": "Spokane",
+                 "ORG": "Acme Freight"}
+    assert set(originals) == set(NON_PERSON_LABELS)
+    for label, original in originals.items():
+        fake = SurrogateOperator.other_value(operator, Span(label, 0, 1, 1.0, "x"), original)
+        assert fake and fake != original and not fake.startswith("["), label
