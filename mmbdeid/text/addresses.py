@@ -11,8 +11,9 @@ a unit (``Apt 4B``, ``Suite 300``, ``#12``), and a city followed by a state, pro
 postcode (``, Spokane, WA 99201-1234``, ``, Leeds LS6 2AB``); or a post-office box (``PO
 Box 4471``) with the same tail. The street name is written
 with capitals (``5th`` too); in lower case only before an unmistakable street type
-(``street``, ``avenue``, ``road``, ``lane``, ``boulevard``), since ``2 at the same place``
-or ``3 miles down the road`` are no addresses.
+(``street``, ``avenue``, ``road``, ``lane``, ``boulevard``) and after a word that leads to
+an address (``at``, ``on``, ``to``, ``from``, ``near``, ``address``), since ``2 at the
+same place``, ``3 miles down the road`` or ``took 2 long road trips`` are no addresses.
 
 A US ZIP code is five digits like any number, so alone it is a postcode only after a cue
 (``zip``, ``postcode``, ``postal code``) or a state (``WA 99201``, ``Texas 75001-2234``).
@@ -81,14 +82,18 @@ _ADDRESS = re.compile(
     # a post-office box: PO Box 4471, P.O. Box 12
     + r"|(?:P\.?[ \t]?O\.?|Post[ \t]+Office)[ \t]+Box[ \t]+\d{1,6}"
     # lower case, before an unmistakable type: 42 birchwood lane
-    + r"|%s[ \t]+(?!(?:the|a|an|my|our|your|his|her|their|this|that|of|on|in|to|down|up"
-      r"|along|across|miles?|blocks?|km|minutes?|mins?|hours?|hrs?)\b)[a-z]{3,}"
-      r"(?:[ \t]+[a-z]{3,})?[ \t]+(?:%s)\b" % (_NUMBER, _LOWER_TYPES)
+    + r"|(?P<lower>%s[ \t]+(?!(?:the|a|an|my|our|your|his|her|their|this|that|of|on|in|to"
+      r"|down|up|along|across|long|short|miles?|blocks?|km|minutes?|mins?|hours?|hrs?)\b)"
+      r"[a-z]{3,}(?:[ \t]+[a-z]{3,})?[ \t]+(?:%s)\b)" % (_NUMBER, _LOWER_TYPES)
     + r")(?:[ \t]+%s)?" % _DIRECTION.replace(r"\.?", "")          # 10 Downing St NW
     + r"(?:,?[ \t]+%s)?" % _UNIT
     + r"(?:%s)?" % _TAIL
     + r"(?![\w-])"
 )
+
+# An address in lower case only after a word that leads to one (``I'm at 88 old orchard
+# road``), not in ``took 2 long road trips`` or ``342 nearly train road``.
+_LOWER_CASE_CUE = re.compile(r"(?i:\b(?:at|on|to|from|near|address(?:[ \t]+is)?:?)[ \t]+)$")
 
 _ZIP_AFTER_STATE = re.compile(
     r"(?<![\w-])(?:%s,?[ \t]+(%s)|%s[ \t]+(%s))(?![\w-])"
@@ -117,7 +122,9 @@ def find_addresses(text: str) -> List[Bounds]:
     """The street addresses in ``text``."""
     if not any(c.isdigit() for c in text):
         return []
-    return [_trimmed(text, *match.span()) for match in _ADDRESS.finditer(text)]
+    return [_trimmed(text, *match.span()) for match in _ADDRESS.finditer(text)
+            if match.group("lower") is None
+            or _LOWER_CASE_CUE.search(text, 0, match.start())]
 
 
 def find_postcodes(text: str) -> List[Bounds]:

@@ -64,8 +64,14 @@ _IPV4_HINT = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")
 _SSN_HINT = re.compile(r"\d{3}-\d\d-\d{4}")
 
 
+# A dose or an amount after a cue word (``claim 102mg``, ``group 250ml``) is no ID.
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:mg|mcg|ug|ml|g|kg|lbs?|oz|iu|u|x|units?|cc)",
+                     re.IGNORECASE)
+
+
 def _enough_digits(value: str) -> bool:
-    return sum(c.isdigit() for c in value) >= 3 and len(value) >= 4
+    return (sum(c.isdigit() for c in value) >= 3 and len(value) >= 4
+            and not _AMOUNT.fullmatch(value))
 
 
 def find_ids(text: str) -> List[Bounds]:

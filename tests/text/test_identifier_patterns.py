@@ -24,7 +24,8 @@ def _found(label, text):
     ("ADDRESS", "Unit 4/12 Wattle St, Parramatta NSW 2150", ["Unit 4/12 Wattle St, Parramatta NSW 2150"]),
     ("ADDRESS", "the clinic at 350 Queen St. W, Toronto, ON M5V 2T6 is good",
      ["350 Queen St. W, Toronto, ON M5V 2T6"]),
-    ("ADDRESS", "it's 42 birchwood lane if you want to visit", ["42 birchwood lane"]),
+    ("ADDRESS", "I'm at 42 birchwood lane if you want to visit", ["42 birchwood lane"]),
+    ("ADDRESS", "it's 42 birchwood lane", []),                    # lower case: after a cue
     ("ADDRESS", "12 Main St. Then we left.", ["12 Main St"]),           # no sentence end
     ("ADDRESS", "at 42 Elm St, Mary says hi", ["42 Elm St"]),          # a city needs a state
     ("ADDRESS", "at 42 Elm St\nSpokane, WA", ["42 Elm St"]),           # no line break
@@ -59,6 +60,8 @@ LOOKALIKES = [
     "in 1998, since 2019, last May, on Friday, Friday at 2pm, at 14:30, 10:30:45",
     "3 weeks, day 14, March 3 weeks ago, 1/2 tablet, room 4, Room 312, #1 priority",
     "walked 3 miles down the road, took 2 at the same place, I had 2 bad days",
+    "took 2 long road trips, 154 been boulevard, rest 342 nearly train road",
+    "the claim 102mg, group 250ml, ID 500 mg",
     "version 4.0.3.1, v1.2.3.4, iOS 17.1.2, ID doctor, my ID is fine, ID 3 weeks",
     "may 5 people, we march 3 miles, dose 2 of 3, 5 x 10",
 ]
