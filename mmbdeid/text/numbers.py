@@ -64,9 +64,10 @@ _IPV4_HINT = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")
 _SSN_HINT = re.compile(r"\d{3}-\d\d-\d{4}")
 
 
-# A dose or an amount after a cue word (``claim 102mg``, ``group 250ml``) is no ID.
-_AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:mg|mcg|ug|ml|g|kg|lbs?|oz|iu|u|x|units?|cc)",
-                     re.IGNORECASE)
+# A dose or an amount after a cue word (``claim 102mg``, ``group 250ml``), or a year (``the
+# policy 2020 changes``), is no ID.
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:mg|mcg|ug|ml|g|kg|lbs?|oz|iu|u|x|units?|cc)"
+                     r"|(?:19|20)\d\d", re.IGNORECASE)
 
 
 def _enough_digits(value: str) -> bool:

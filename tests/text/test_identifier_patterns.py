@@ -61,7 +61,7 @@ LOOKALIKES = [
     "3 weeks, day 14, March 3 weeks ago, 1/2 tablet, room 4, Room 312, #1 priority",
     "walked 3 miles down the road, took 2 at the same place, I had 2 bad days",
     "took 2 long road trips, 154 been boulevard, rest 342 nearly train road",
-    "the claim 102mg, group 250ml, ID 500 mg",
+    "the claim 102mg, group 250ml, ID 500 mg, the policy 2020 changes, ref 1998",
     "version 4.0.3.1, v1.2.3.4, iOS 17.1.2, ID doctor, my ID is fine, ID 3 weeks",
     "may 5 people, we march 3 miles, dose 2 of 3, 5 x 10",
 ]
