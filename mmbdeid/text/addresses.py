@@ -69,7 +69,7 @@ _CITY = r"[A-Z][a-z'’.-]+(?:[ \t][A-Z][a-z'’.-]+){0,2}"
 # with a state, province or postcode after it (``42 Elm St, Mary says hi`` ends at ``St``)
 _STATE_AND_CODE = r"(?:%s[ \t]+%s(?![\w-])|%s(?:[ \t]+%s)?)" % (
     _AU_STATE, AU_POSTCODE, _STATE, _POSTCODE)
-_TAIL = (r"(?:,?[ \t]+%s,?[ \t]+(?:%s|%s)|,?[ \t]+%s|,?[ \t]+%s)"
+_TAIL = (r"(?:,?[ \t]+%s(?:,[ \t]*|[ \t]+)(?:%s|%s)|,?[ \t]+%s|,?[ \t]+%s)"
          % (_CITY, _STATE_AND_CODE, _POSTCODE, _STATE_AND_CODE, _POSTCODE))
 
 _ADDRESS = re.compile(

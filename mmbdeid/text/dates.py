@@ -35,7 +35,8 @@ _NOT_A_COUNT = (r"(?![ \t]*(?:weeks?|days?|months?|years?|yrs?|hours?|hrs?|minut
                 r"times|x|mg|mcg|ml|g|kg|lbs?|pills?|tabs?|tablets?|units?|doses?|%)\b)")
 
 _NAMED = re.compile(
-    r"(?<![\w/.-])(?:%s)?(?:the[ \t]+)?(?:"
+    # (a hyphen may come before: ``13 December, 1998-30 June 2001``)
+    r"(?<![\w/.])(?:%s)?(?:the[ \t]+)?(?:"
     # March 3, March 3rd, 2021
     r"%s[ \t]+%s(?!\d)%s(?:,?[ \t]+(?:%s|%s))?(?![\w/])"
     # 3 March 2021, the 3rd of March

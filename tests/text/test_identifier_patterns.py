@@ -29,6 +29,8 @@ def _found(label, text):
     ("ADDRESS", "12 Main St. Then we left.", ["12 Main St"]),           # no sentence end
     ("ADDRESS", "at 42 Elm St, Mary says hi", ["42 Elm St"]),          # a city needs a state
     ("ADDRESS", "at 42 Elm St\nSpokane, WA", ["42 Elm St"]),           # no line break
+    ("ADDRESS", "at 111 Market Place Ste 500 Baltimore,MD 21202 Phone",   # no space
+     ["111 Market Place Ste 500 Baltimore,MD 21202"]),
     ("ADDRESS", "write to PO Box 4471, Boise, ID 83701 or P.O. Box 12",
      ["PO Box 4471, Boise, ID 83701", "P.O. Box 12"]),
     ("POSTCODE", "My zip is 99201 and postcode: SW1A 1AA", ["99201", "SW1A 1AA"]),
@@ -49,6 +51,7 @@ def _found(label, text):
     ("DATE", "since March 2021, 03/14/2021, 14.03.21, 2021-03-14",
      ["March 2021", "03/14/2021", "14.03.21", "2021-03-14"]),
     ("DATE", "june 5th and Oct 12", ["june 5th", "Oct 12"]),
+    ("DATE", "during 13 December, 1998-30 June 2001", ["13 December, 1998", "30 June 2001"]),
 ])
 def test_each_kind_is_found_in_its_shapes(label, text, expected):
     assert _found(label, text) == expected
