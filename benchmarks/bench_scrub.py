@@ -2,7 +2,7 @@
 """Throughput benchmark for ``mmbdeid scrub`` (a script, not a test).
 
     python benchmarks/bench_scrub.py --posts 5000 20000 100000 [--jobs N] [--keep DIR]
-        [--mode pseudonym] [--tagger crfsuite] [--profile]
+        [--mode pseudonym] [--tagger crfsuite] [--kinds safe-harbor] [--profile]
 
 For every size: generate a synthetic dump (``synthetic_dump.py``, not timed), run the real
 CLI in a subprocess (``python -m mmbdeid scrub DUMP -o OUT --quiet [--jobs N]``, default
@@ -116,10 +116,12 @@ def run_measured(cmd, cwd):
 
 
 def scrub_options(cwd):
-    """Which of ``--quiet`` / ``--jobs`` / ``--tagger`` the installed CLI knows."""
+    """Which of ``--quiet`` / ``--jobs`` / ``--tagger`` / ``--kinds`` the installed CLI
+    knows."""
     result = subprocess.run([sys.executable, "-m", "mmbdeid", "scrub", "--help"], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return {opt for opt in ("--quiet", "--jobs", "--tagger") if opt in result.stdout}
+    return {opt for opt in ("--quiet", "--jobs", "--tagger", "--kinds")
+            if opt in result.stdout}
 
 
 # -- dump facts and bare crfsuite ---------------------------------------------------
@@ -221,6 +223,9 @@ def main(argv=None):
                         help="scrub --mode (the person modes add a linking pass)")
     parser.add_argument("--tagger", choices=("compiled", "crfsuite"),
                         help="scrub --tagger (default: the CLI's)")
+    parser.add_argument("--kinds", metavar="KIND,...",
+                        help="scrub --kinds (default: the CLI's, the default kinds; "
+                             "'safe-harbor': every kind)")
     parser.add_argument("--profile", action="store_true",
                         help="also profile each dump stage by stage on one core "
                              "(placeholder mode)")
@@ -277,6 +282,10 @@ def _run(args, workdir):
             if "--tagger" not in known:
                 raise SystemExit("benchmark: the installed CLI has no --tagger")
             cmd += ["--tagger", args.tagger]
+        if args.kinds:
+            if "--kinds" not in known:
+                raise SystemExit("benchmark: the installed CLI has no --kinds")
+            cmd += ["--kinds", args.kinds]
         print("[%d posts] dump generated in %.1f s; running: %s" % (
             n, gen_seconds, " ".join(os.path.basename(c) if c == sys.executable else c
                                      for c in cmd)))

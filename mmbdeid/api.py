@@ -14,11 +14,12 @@ line, which streams.
 """
 import math
 import os
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import checks
 from .detect.analyzer import Analyzer
 from .detect.registry import step_names
+from .kinds import DEFAULT_KINDS, parse_kinds
 from .model.reference import with_reference
 from .model.stats import CorpusStats
 from .model.tagger import NameTagger, default_model_path
@@ -44,7 +45,9 @@ class Scrubber:
     string of 16 bytes or more, else the environment variable ``MMBDEID_HASH_KEY``), a
     registered operator's name, an operator, or a function ``(label, original) -> str``
     (see docs/person-modes.md). In the mask and hash modes the ``author`` field of records
-    and DataFrames is masked or hashed too.
+    and DataFrames is masked or hashed too. ``kinds``: the kinds of identifier removed,
+    labels and presets as a list or a comma list (``"safe-harbor"``, ``["default",
+    "DATE"]``; None: the default kinds, :data:`mmbdeid.kinds.DEFAULT_KINDS`).
 
     The options are checked as the command line checks its own: a wrong one raises
     ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
@@ -54,7 +57,8 @@ class Scrubber:
                  threshold: Optional[float] = None, stats: Optional[str] = None,
                  steps: Optional[Sequence[str]] = None, without_steps: Sequence[str] = (),
                  allow: Sequence[str] = (), deny: Sequence[str] = (),
-                 mode: Any = "placeholder", hash_key: Any = None):
+                 mode: Any = "placeholder", hash_key: Any = None,
+                 kinds: Union[str, Sequence[str], None] = None):
         if isinstance(model, NameTagger):
             model.check_params()
         elif model is not None and not isinstance(model, (str, os.PathLike)):
@@ -65,7 +69,8 @@ class Scrubber:
         self.stats = checks.optional_path(stats, "stats")
         self.steps = None if steps is None else checks.terms(steps, "steps", "step")
         self.without_steps = checks.terms(without_steps, "without_steps", "step")
-        self._step_names = step_names(self.steps, self.without_steps)
+        self.kinds = _kinds(kinds)
+        self._step_names = step_names(self.steps, self.without_steps, kinds=self.kinds)
         self.allow = checks.terms(allow, "allow")
         self.deny = checks.terms(deny, "deny")
         self.operator = operator_for(mode, hash_key)    # holds the key, never shown
@@ -181,7 +186,17 @@ class Scrubber:
         else:
             stats = CorpusStats.build(documents)
         return Analyzer.build(self.tagger, with_reference(stats), threshold=self.threshold,
-                              steps=self._step_names, allow=self.allow, deny=self.deny)
+                              steps=self._step_names, allow=self.allow, deny=self.deny,
+                              kinds=self.kinds)
+
+
+def _kinds(value: Union[str, Sequence[str], None]) -> Tuple[str, ...]:
+    """The kinds ``kinds=`` chooses (see :func:`mmbdeid.kinds.parse_kinds`)."""
+    if value is None:
+        return DEFAULT_KINDS
+    if isinstance(value, str):
+        return parse_kinds(value)
+    return parse_kinds(",".join(checks.terms(value, "kinds", "kind")) or " ")
 
 
 def _many(items: Any, name: str) -> list:
@@ -251,11 +266,12 @@ def _scrubber(options: dict) -> Scrubber:
 
 def scrub(text: str, author: Optional[str] = None, thread: Optional[str] = None,
           board: Optional[str] = None, **options: Any) -> str:
-    """``text`` with names, usernames, e-mails, URLs and phones replaced by placeholders.
+    """``text`` with names, usernames, e-mails, URLs and phones (and the other ``kinds``
+    chosen) replaced by placeholders.
     ``author``, ``thread``, ``board``: the post's fields, evidence as in a dump (the
     author's username is removed from the text, and the author and board statistics are
     those of a post of theirs). ``options``: those of :class:`Scrubber` (``model``,
-    ``threshold``, ``allow``, ...)."""
+    ``threshold``, ``allow``, ``kinds``, ...)."""
     return _scrubber(options).scrub(text, **_context(author, thread, board))
 
 

@@ -1,6 +1,7 @@
 """A stand-in model for chain tests: it tags the tokens it is told to, so a test checks what
 the chain's other steps do with them, whatever a trained model would say."""
 from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.kinds import DEFAULT_KINDS
 from mmbdeid.output.operators import PlaceholderOperator
 from mmbdeid.text.document import Document
 
@@ -24,10 +25,11 @@ class WordTagger:
         return [(self.tagged.get(token, 0.0), 0.0) for token in items]
 
 
-def scrub(text, tagged=(), threshold=None, steps=None):
-    """``text`` through the standard chain (of ``steps``; None: all) with the stand-in model,
-    in placeholder mode."""
-    analyzer = Analyzer.build(WordTagger(tagged), threshold=threshold, steps=steps)
+def scrub(text, tagged=(), threshold=None, steps=None, kinds=DEFAULT_KINDS):
+    """``text`` through the standard chain (of ``steps``; None: all; finding ``kinds``) with
+    the stand-in model, in placeholder mode."""
+    analyzer = Analyzer.build(WordTagger(tagged), threshold=threshold, steps=steps,
+                              kinds=kinds)
     record, _ = PlaceholderOperator().rewrite(
         {"text": text}, analyzer.analyze(Document.from_text(text)))
     return record["text"]

@@ -9,7 +9,9 @@
 :class:`MmbdeidRecognizer` returns mmbdeid's mentions as ``RecognizerResult``\\ s, scored
 with mmbdeid's probability. Entity names are those of :mod:`mmbdeid.adapters.entities`
 (a username is ``USERNAME``, which Presidio does not have). By default it reports names
-and usernames only: Presidio's own pattern recognizers find e-mails, URLs and phones.
+and usernames, and the other kinds the scrubber was given beyond the default ones
+(``kinds="safe-harbor"``: LOCATION, ID, US_SSN, IP_ADDRESS, DATE_TIME, ORGANIZATION):
+Presidio's own pattern recognizers find e-mails, URLs and phones.
 
 Presidio's default NLP engine downloads ``en_core_web_lg`` when it is missing.
 mmbdeid does its own tokenising, so :class:`BlankSpacyNlpEngine` gives Presidio a blank
@@ -42,27 +44,33 @@ from mmbdeid.api import Scrubber
 from mmbdeid.checks import instance, names_in
 from mmbdeid.spans import Span
 
-from .entities import ENTITY_OF_LABEL, PERSON_ENTITIES
+from .entities import ENTITIES, ENTITY_OF_LABEL, SSN_ENTITY, entity_of, reported_labels
 
 
 class MmbdeidRecognizer(EntityRecognizer):
     """Names and usernames (and, if asked, e-mails, URLs and phones) found by mmbdeid.
 
     ``scrubber``: a :class:`~mmbdeid.Scrubber`; or, instead, its ``options`` (``model``,
-    ``threshold``, ``allow``, ...; none: the bundled model). ``supported_entities``: of
-    PERSON, USERNAME, EMAIL_ADDRESS, URL, PHONE_NUMBER (default PERSON and USERNAME).
+    ``threshold``, ``allow``, ``kinds``, ...; none: the bundled model).
+    ``supported_entities``: of :data:`~mmbdeid.adapters.entities.ENTITIES` (PERSON,
+    USERNAME, EMAIL_ADDRESS, URL, PHONE_NUMBER, LOCATION, ...; default PERSON and USERNAME,
+    and the entities of the scrubber's kinds beyond the default ones).
     """
 
     def __init__(self, scrubber: Optional[Scrubber] = None,
-                 supported_entities: Sequence[str] = PERSON_ENTITIES,
+                 supported_entities: Optional[Sequence[str]] = None,
                  supported_language: str = "en", name: Optional[str] = None,
                  **options):
         if scrubber is not None and options:
             raise TypeError("give a Scrubber or its options, not both")
         self.scrubber = (instance(scrubber, Scrubber, "scrubber") if scrubber is not None
                          else Scrubber(**options))
-        entities = names_in(supported_entities, ENTITY_OF_LABEL.values(),
-                            "supported_entities", "entity")
+        if supported_entities is None:
+            labels = reported_labels(self.scrubber.kinds)
+            supported_entities = list(dict.fromkeys(
+                [ENTITY_OF_LABEL[label] for label in labels]
+                + ([SSN_ENTITY] if "ID" in labels else [])))
+        entities = names_in(supported_entities, ENTITIES, "supported_entities", "entity")
         super().__init__(supported_entities=entities, name=name,
                          supported_language=supported_language, version=__version__)
 
@@ -79,9 +87,12 @@ class MmbdeidRecognizer(EntityRecognizer):
             wanted &= set(entities)
         results = []
         for span in self.scrubber.analyze(text):
-            entity = ENTITY_OF_LABEL.get(span.label)
-            if entity in wanted:
-                results.append(self._result(entity, span))
+            # an SSN is US_SSN where asked for, else the ID it is
+            named = entity_of(span.label, text[span.start:span.end])
+            for entity in (named, ENTITY_OF_LABEL[span.label]):
+                if entity in wanted:
+                    results.append(self._result(entity, span))
+                    break
         return results
 
     def _result(self, entity: str, span: Span) -> RecognizerResult:

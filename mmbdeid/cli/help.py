@@ -70,8 +70,9 @@ DESCRIPTIONS = {
                "--seed 1"]),
     "steps": ("List the steps of the detector chain in the order they run: each step's "
               "name (for --steps and --no-step), its stage (model, filter, rule), what its "
-              "spans do (remove, keep, raise) and what it finds. 'evaluate --chain model' "
-              "measures the model and filter stages.",
+              "spans do (remove, keep, raise), the kinds it finds (a step of kinds not "
+              "chosen with --kinds does not run; '-': it always runs) and what it finds. "
+              "'evaluate --chain model' measures the model and filter stages.",
               ["mmbdeid steps",
                "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --no-step drugs --no-step sign-offs",
                "mmbdeid evaluate dev.jsonl --chain scrub --steps crf,not-names,completion"]),

@@ -18,16 +18,22 @@ def _evaluate(args) -> int:
     from ..evaluation.metrics import format_leak, post_leak, token_metrics
     from ..evaluation.gold import document_scores, pooled_scores
     from ..model.reference import corpus_stats
+    from ..errors import InputError
     from ..files.corpora import load_labelled
+    from ..files.posts import corpus_format
 
     tagger = load_model(args.model)
     threshold = tagger.threshold if args.threshold is None else args.threshold
     gold_file = posts_source(args, args.gold, sniff=False)
+    if args.by == "kind" and corpus_format(gold_file) == "conll":
+        raise InputError("--by kind needs annotated posts (JSONL, CSV, TSV or Parquet with "
+                         "spans), not CoNLL", str(args.gold))
     labelled = load_labelled(gold_file)
     stats = corpus_stats([d.document for d in labelled], args.stats)
     with progress(args, "scoring") as shown:
         scores = document_scores(tagger, labelled, stats, chosen_steps(args),
-                                 progress=shown, tagging=args.tagger, chain=args.chain)
+                                 progress=shown, tagging=args.tagger, chain=args.chain,
+                                 kinds=args.kinds)
     gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     if args.errors:
@@ -42,7 +48,9 @@ def _evaluate(args) -> int:
         metrics.total, metrics.tp + metrics.fn, metrics.tp, metrics.fn,
         metrics.tn + metrics.fp, metrics.fp))
     print("%-11s %s" % ("leaking", format_leak(post_leak(minima, threshold))))
-    if args.by:
+    if args.by == "kind":
+        print(_figures_by_kind(args, tagger, threshold, gold_file, labelled, stats))
+    elif args.by:
         from ..evaluation.breakdown import figures_by_group, format_groups
         print(format_groups(figures_by_group(labelled, scores, threshold, args.by), args.by))
     if args.errors:
@@ -51,6 +59,20 @@ def _evaluate(args) -> int:
             "errors", len(errors), args.errors, len(errors) - false_removals,
             false_removals))
     return EXIT_OK
+
+
+def _figures_by_kind(args, tagger, threshold, gold_file, labelled, stats) -> str:
+    """``evaluate --by kind``: what the scrub chain at ``threshold`` removes of each kind."""
+    from ..detect.analyzer import Analyzer
+    from ..evaluation.kinds import format_kinds, kind_figures
+    from ..files.corpora import read_annotated
+
+    analyzer = Analyzer.build(tagger, stats, threshold=threshold, steps=chosen_steps(args),
+                              tagging=args.tagger, kinds=args.kinds)
+    documents = [item.document for item in labelled]
+    analyzer.prefetch(documents)
+    found = analyzer.analyze_all(documents)
+    return format_kinds(*kind_figures(list(read_annotated(gold_file)), found))
 
 
 def run_sweep(args) -> int:
@@ -72,7 +94,8 @@ def _sweep(args) -> int:
                                                       args.stats, chosen_steps(args),
                                                       posts=True,
                                                       progress=shown,
-                                                      tagging=args.tagger)
+                                                      tagging=args.tagger,
+                                                      kinds=args.kinds)
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])
     print(format_table(rows, leaks))

@@ -5,12 +5,13 @@ import argparse
 from .. import __version__
 from ..crf import TAGGERS
 from ..errors import InputError
-from ..evaluation import CHAINS, GROUPINGS, THRESHOLD_FLOOR
+from ..evaluation import BREAKDOWNS, CHAINS, THRESHOLD_FLOOR
+from ..kinds import DEFAULT_KINDS
 from ..people.scope import SCOPES
 from ..output.operators import OPERATORS
 from ..output.review_page import DEFAULT_PAGE_POSTS
 from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
-from .steps import step_list
+from .steps import kind_list, step_list
 from .types import number, positive, probability_threshold, target_recall
 
 
@@ -130,9 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
                                "false removal (another token removed) at the threshold, "
                                "with its post and context, as " + TABLE_HELP +
                                " (private: it holds names)")
-    evaluate.add_argument("--by", choices=GROUPINGS,
+    evaluate.add_argument("--by", choices=BREAKDOWNS,
                           help="also print the figures of each board, forum (a board's "
-                               "name up to its first ':') or thread")
+                               "name up to its first ':') or thread; or, with 'kind', of "
+                               "each kind of identifier (what scrub removes of each kind "
+                               "of the gold spans, the false removals, and the listed "
+                               "lookalikes removed: an annotated posts file)")
     evaluate.add_argument("--chain", choices=CHAINS, default="model",
                           help="what is measured: 'model', the model with its threshold "
                                "and filters (default), or 'scrub', everything scrub "
@@ -318,6 +322,10 @@ def _step_options(parser) -> None:
     parser.add_argument("--no-step", action="append", type=step_list, default=[],
                         metavar="NAME", help="leave this step out of the chain (repeatable: "
                         "--no-step drugs --no-step sign-offs)")
+    parser.add_argument("--kinds", type=kind_list, default=DEFAULT_KINDS, metavar="KIND,...",
+                        help="the kinds of identifier removed, comma-separated labels and "
+                             "presets (default: 'default', that is NAME,USER,EMAIL,URL,"
+                             "PHONE; 'safe-harbor': every kind; e.g. default,DATE,ID)")
 
 
 def _tagger_option(parser) -> None:

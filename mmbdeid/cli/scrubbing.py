@@ -127,7 +127,7 @@ def _run_config(args, mode: str = "placeholder", hash_key=None, **options):
     detection = DetectionConfig(model_path, threshold=args.threshold,
                                 render_placeholders=render, mode=mode,
                                 hash_key=hash_key, tagging=args.tagger,
-                                steps=chosen_steps(args), **lists)
+                                steps=chosen_steps(args), kinds=args.kinds, **lists)
     return RunConfig(posts_source(args, args.dump), detection, args.output,
                      stats_path=args.stats,
                      stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,

@@ -1,8 +1,10 @@
 """The detector chain's steps on the command line: the names ``--steps`` and ``--no-step``
-take, and the ``steps`` command that lists them (:mod:`mmbdeid.detect.registry`)."""
+take, the kinds ``--kinds`` takes, and the ``steps`` command that lists them
+(:mod:`mmbdeid.detect.registry`)."""
 import argparse
 from typing import Optional, Tuple
 
+from ..kinds import DEFAULT_KINDS, parse_kinds
 from .exits import EXIT_OK
 
 
@@ -17,17 +19,32 @@ def step_list(text: str) -> Tuple[str, ...]:
     return names
 
 
+def kind_list(text: str) -> Tuple[str, ...]:
+    """An argparse type: kinds of identifier and presets, comma-separated
+    (:func:`mmbdeid.kinds.parse_kinds`)."""
+    try:
+        return parse_kinds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def chosen_steps(args) -> Optional[Tuple[str, ...]]:
-    """The steps ``--steps`` and ``--no-step`` choose; None: every step."""
-    if args.steps is None and not args.no_step:
+    """The steps ``--steps`` and ``--no-step`` choose, of those finding the ``--kinds``
+    chosen; None: every step (of the default kinds)."""
+    kinds = getattr(args, "kinds", DEFAULT_KINDS)
+    if args.steps is None and not args.no_step and kinds == DEFAULT_KINDS:
         return None
     from ..detect.registry import step_names
-    return step_names(args.steps, [name for names in args.no_step for name in names])
+    return step_names(args.steps, [name for names in args.no_step for name in names],
+                      kinds=kinds)
 
 
 def run_steps(args) -> int:
     from ..detect.registry import STEPS
     width = max(len(step.name) for step in STEPS)
-    for step in STEPS:
-        print("%-*s  %-6s  %-6s  %s" % (width, step.name, step.stage, step.effect, step.help))
+    produces = [", ".join(step.produces) or "-" for step in STEPS]
+    kinds_width = max(map(len, produces))
+    for step, kinds in zip(STEPS, produces):
+        print("%-*s  %-6s  %-6s  %-*s  %s" % (width, step.name, step.stage, step.effect,
+                                             kinds_width, kinds, step.help))
     return EXIT_OK

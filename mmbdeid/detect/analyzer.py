@@ -19,7 +19,7 @@ import re
 from bisect import bisect_right
 from typing import Iterable, List, Optional, Sequence
 
-from ..kinds import NON_PERSON_LABELS
+from ..kinds import DEFAULT_KINDS, NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
 from .base import KEEP, RAISE, Completer, Detector
@@ -49,16 +49,18 @@ class Analyzer:
     def build(cls, tagger, stats=None, threshold: Optional[float] = None,
               steps: Optional[Iterable[str]] = None, allow: Sequence[str] = (),
               deny: Sequence[str] = (), tagging: str = "compiled",
-              consistency: float = DEFAULT_LEVEL, authors: bool = True) -> "Analyzer":
+              consistency: float = DEFAULT_LEVEL, authors: bool = True,
+              kinds: Iterable[str] = DEFAULT_KINDS) -> "Analyzer":
         """The chain of ``steps`` (None: every step) for ``tagger``. ``stats``: the corpus
         statistics of the dump being scrubbed (the model's features, and the board's
         usernames); ``threshold`` None: the model's; ``allow``/``deny``: terms never /
         always removed (deny wins); ``tagging``: ``compiled`` or ``crfsuite`` (see
         :mod:`mmbdeid.detect.crf`); ``consistency``: the level at which a word removed in a
         thread (and, with ``authors``, by an author on the board) is removed wherever it
-        stands there (:mod:`mmbdeid.detect.consistency`)."""
+        stands there (:mod:`mmbdeid.detect.consistency`); ``kinds``: the kinds of
+        identifier removed (:mod:`mmbdeid.kinds`; a step finding only others is left out)."""
         setup = Setup(tagger, stats, threshold, tagging, consistency, authors,
-                      tuple(allow), tuple(deny))
+                      tuple(allow), tuple(deny), kinds=tuple(kinds))
         return cls.from_steps(STEP_NAMES if steps is None else steps, setup)
 
     @staticmethod
@@ -69,12 +71,14 @@ class Analyzer:
 
     @classmethod
     def for_evaluation(cls, tagger, stats=None, steps: Optional[Iterable[str]] = None,
-                       tagging: str = "compiled", stages: Sequence[str] = (MODEL, FILTER)
-                       ) -> "Analyzer":
+                       tagging: str = "compiled", stages: Sequence[str] = (MODEL, FILTER),
+                       kinds: Iterable[str] = DEFAULT_KINDS) -> "Analyzer":
         """The chain of ``steps`` (None: all) of ``stages`` with a span on every token (see
         ``token_scores``): by default the model with its filters."""
+        kinds = tuple(kinds)
         return cls.build(tagger, stats, threshold=EVERY_TOKEN,
-                         steps=step_names(steps, stages=stages), tagging=tagging)
+                         steps=step_names(steps, stages=stages, kinds=kinds), tagging=tagging,
+                         kinds=kinds)
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:
@@ -218,6 +222,10 @@ class Analyzer:
             score_at = _scores_of_covered_tokens(document.offsets, spans, score_at)
         scores = [None if pattern in NON_PERSON_LABELS else score_at.get(offset, 0.0)
                   for offset, pattern in zip(document.offsets, document.pattern_labels)]
+        others = [s for s in spans
+                  if s.label in NON_PERSON_LABELS and s.label not in PATTERN_LABELS]
+        if others:                  # an address, date, ...: no name, no kept word either
+            scores = _left_out_inside(document.offsets, others, scores)
         return _inner_punctuation_scored(document, scores)
 
 
@@ -233,6 +241,13 @@ def _scores_of_covered_tokens(offsets, spans: List[Span], score_at: dict) -> dic
         if index >= 0 and ordered[index].contains(*offset):
             scored[offset] = ordered[index].score
     return scored
+
+
+def _left_out_inside(offsets, spans: List[Span], scores: List[Optional[float]]
+                     ) -> List[Optional[float]]:
+    """``scores`` with None for each token overlapping one of ``spans``."""
+    return [None if any(s.overlaps(*offset) for s in spans) else score
+            for offset, score in zip(offsets, scores)]
 
 
 def _inner_punctuation_scored(document: Document, scores: List[Optional[float]]

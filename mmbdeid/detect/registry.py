@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import (Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence,
                     Tuple, Type)
 
-from ..kinds import PATTERN_LABELS
+from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
 from .calendar import CalendarKeeper
@@ -29,6 +29,8 @@ from .devices import DeviceKeeper
 from .drugs import DrugKeeper
 from .filenames import FileExtensionKeeper
 from .gazetteers import GazetteerPhraseKeeper
+from .identifiers import (AddressDetector, DateDetector, IdNumberDetector, IpAddressDetector,
+                          PostcodeDetector)
 from .hashtags import HashtagNameDetector
 from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowedTermKeeper, DeniedTermDetector
@@ -56,7 +58,8 @@ class Setup:
     (:mod:`mmbdeid.detect.crf`); ``consistency``/``authors``: the level at which a word
     removed in a thread (and, with ``authors``, by an author on the board) is removed
     wherever it stands there; ``steps``: the names of the chain's steps (a rule step asks
-    the chain's KEEP steps itself)."""
+    the chain's KEEP steps itself); ``kinds``: the kinds of identifier removed (a step
+    that finds only other kinds is left out, see :func:`step_names`)."""
     tagger: Any = None
     stats: Any = None
     threshold: Optional[float] = None
@@ -67,6 +70,7 @@ class Setup:
     deny: Tuple[str, ...] = ()
     steps: FrozenSet[str] = frozenset()
     kept: Optional[Tuple[Detector, ...]] = None     # the chain's KEEP detectors, once built
+    kinds: Tuple[str, ...] = DEFAULT_KINDS
 
     @property
     def removed_above(self) -> float:
@@ -80,12 +84,15 @@ class Setup:
 class Step(NamedTuple):
     """A named chain step: ``make`` builds its ``detector`` (None: nothing to do, as a deny
     list without terms or the usernames without statistics), whose class says the step's
-    source name (in the spans it finds) and effect."""
+    source name (in the spans it finds) and effect. ``produces``: the kinds of identifier
+    it finds, where it runs only when one of them is chosen (empty: a KEEP step, or a step
+    of the person kinds, which always run)."""
     name: str
     stage: str
     detector: Type[Detector]
     make: Callable[[Setup], Optional[Detector]]
     help: str
+    produces: Tuple[str, ...] = ()
 
     @property
     def source(self) -> str:
@@ -105,7 +112,7 @@ _PATTERN_STEPS = {"USER": ("handles", "@handles and u/names"),
 def _pattern(label: str) -> Step:
     name, what = _PATTERN_STEPS[label]
     return Step(name, MODEL, PatternDetector, lambda setup: PatternDetector(label),
-                what + " (regular expressions)")
+                what + " (regular expressions)", (label,))
 
 
 def _keeper(name: str, detector: type, help: str) -> Step:
@@ -167,6 +174,18 @@ STEPS: Tuple[Step, ...] = (
     Step("deny", RULE, DeniedTermDetector,
          lambda s: DeniedTermDetector(s.deny) if s.deny else None,
          "the user's deny list (--deny)"),
+    # The opt-in kinds (issue 21), after the deny list: each wins over what it overlaps,
+    # so a name inside an address is one ADDRESS span (detect/identifiers.py).
+    *(Step(name, MODEL, detector, lambda s, detector=detector: detector(), help,
+           (detector.label,))
+      for name, detector, help in (
+          ("addresses", AddressDetector, "street addresses (42 Birchwood Lane, Apt 4B)"),
+          ("postcodes", PostcodeDetector,
+           "postcodes after a cue or a state (zip 99201, WA 99201), UK and Canadian ones"),
+          ("ids", IdNumberDetector,
+           "record, account, member and licence numbers after a cue (MRN 00423817), SSNs"),
+          ("ips", IpAddressDetector, "IPv4 and IPv6 addresses"),
+          ("dates", DateDetector, "dates more specific than a year (March 3, 03/14/2021)"))),
     _keeper("placeholders", PlaceholderKeeper, "placeholders of an earlier scrub"),
 )
 BY_NAME = {step.name: step for step in STEPS}
@@ -174,9 +193,11 @@ STEP_NAMES = tuple(BY_NAME)
 
 
 def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (),
-               stages: Sequence[str] = STAGES) -> Tuple[str, ...]:
+               stages: Sequence[str] = STAGES, kinds: Iterable[str] = DEFAULT_KINDS
+               ) -> Tuple[str, ...]:
     """The names of ``steps`` (None: every step) of ``stages``, less ``without``, in chain
-    order. An unknown name raises ``ValueError`` naming the known ones."""
+    order, less the steps that find none of ``kinds`` (a step whose ``produces`` is
+    disjoint from them). An unknown name raises ``ValueError`` naming the known ones."""
     chosen = set(STEP_NAMES if steps is None else steps)
     excluded = set(without)
     for name in sorted((chosen | excluded) - set(STEP_NAMES)):
@@ -185,13 +206,16 @@ def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (
     if unknown_stages:
         raise ValueError("unknown stage %r (stages: %s)"
                          % (sorted(unknown_stages)[0], ", ".join(STAGES)))
+    kinds = frozenset(kinds)
     return tuple(step.name for step in STEPS
-                 if step.name in chosen and step.name not in excluded and step.stage in stages)
+                 if step.name in chosen and step.name not in excluded and step.stage in stages
+                 and (not step.produces or not kinds.isdisjoint(step.produces)))
 
 
 def build_steps(names: Iterable[str], setup: Setup) -> List[Detector]:
-    """The detectors of the steps ``names`` (in chain order), built from ``setup``."""
-    names = step_names(names)
+    """The detectors of the steps ``names`` (in chain order) that find one of
+    ``setup.kinds``, built from ``setup``."""
+    names = step_names(names, kinds=setup.kinds)
     # The KEEP steps are built once and serve both the chain and the rule steps that ask
     # them (building one reads its word lists and gazetteer forms).
     kept = {name: BY_NAME[name].make(setup) for name in names

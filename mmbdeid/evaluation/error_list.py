@@ -11,7 +11,7 @@ from typing import Iterator, List, NamedTuple, Optional, Sequence
 from ..files.corpora import LabelledDocument, read_annotated, read_conll
 from ..files.posts import corpus_format
 from ..files.tables import REAL, WHOLE, Column, table_output
-from ..kinds import PERSON_LABELS
+from ..kinds import NON_PERSON_LABELS, PERSON_LABELS
 from ..text.excerpts import context
 
 MISS, FALSE_REMOVAL = "miss", "false_removal"
@@ -47,10 +47,12 @@ def list_errors(labelled: Sequence[LabelledDocument],
                 scores: Sequence[Sequence[Optional[float]]],
                 sources: Sequence[DocumentSource], threshold: float) -> Iterator[ScoringError]:
     """The misses and false removals at ``threshold`` in document and token order; tokens
-    removed by an e-mail/URL/phone pattern (score None) are neither."""
+    removed by an e-mail/URL/phone pattern (score None), or gold tokens of another kind
+    that is no person (an address, a date: ``evaluate --by kind`` measures those), are
+    neither."""
     for (document, labels), token_scores, source in zip(labelled, scores, sources):
         for index, (label, score) in enumerate(zip(labels, token_scores)):
-            if score is None:
+            if score is None or label in NON_PERSON_LABELS:
                 continue
             is_name, removed = label in PERSON_LABELS, score > threshold
             if is_name == removed:

@@ -1,8 +1,10 @@
 """Scoring a tagger against gold data: one name probability per gold token.
 
 Shared by ``evaluate``, ``sweep`` and threshold selection in ``train --dev``. Tokens removed
-by an e-mail/URL/phone pattern are left out of the name metrics: they are removed whatever
-the model says, and they are neither found names nor kept words.
+by an e-mail/URL/phone pattern (or by the step of another kind that is no person: an
+address, a date) are left out of the name metrics: they are removed whatever the model
+says, and they are neither found names nor kept words; so are the tokens of a gold span of
+such a kind.
 """
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
@@ -11,7 +13,7 @@ import numpy as np
 from . import CHAINS
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
-from ..kinds import PERSON_LABELS
+from ..kinds import DEFAULT_KINDS, NON_PERSON_LABELS, PERSON_LABELS
 from ..model.reference import corpus_stats
 from .metrics import post_name_minimum
 
@@ -19,7 +21,8 @@ from .metrics import post_name_minimum
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                 steps: Optional[Iterable[str]] = None, posts: bool = False,
                 progress: Optional[Callable[[str, int, int], None]] = None,
-                tagging: str = "compiled") -> Tuple[np.ndarray, ...]:
+                tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS
+                ) -> Tuple[np.ndarray, ...]:
     """(gold is-name booleans, final name probabilities) over all scored tokens.
 
     With ``posts``, a third array follows: per document (post), the lowest final score
@@ -29,25 +32,26 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     hears of each document scored.
     """
     return pooled_scores(labelled, document_scores(tagger, labelled, stats, steps,
-                                                   progress, tagging), posts)
+                                                   progress, tagging, kinds=kinds), posts)
 
 
 def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                     steps: Optional[Iterable[str]] = None,
                     progress: Optional[Callable[[str, int, int], None]] = None,
-                    tagging: str = "compiled", chain: str = "model"
-                    ) -> List[List[Optional[float]]]:
+                    tagging: str = "compiled", chain: str = "model",
+                    kinds: Iterable[str] = DEFAULT_KINDS) -> List[List[Optional[float]]]:
     """Each document's final name probability per token, the scores :func:`gold_scores`
     pools (None: a token removed by an e-mail/URL/phone pattern, not scored); kept per
     document and token for listing the errors (:mod:`mmbdeid.evaluation.error_list`).
 
     ``chain``: ``model`` measures the model with its threshold and filters; ``scrub`` the
     whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0); ``steps``: the
-    steps measured of those (None: all; :mod:`mmbdeid.detect.registry`)."""
+    steps measured of those (None: all; :mod:`mmbdeid.detect.registry`); ``kinds``: the
+    kinds of identifier removed (their steps run)."""
     if chain not in CHAINS:
         raise ValueError("chain must be one of %s" % ", ".join(CHAINS))
     analyzer = Analyzer.for_evaluation(tagger, stats, steps, tagging=tagging,
-                                       stages=CHAINS[chain])
+                                       stages=CHAINS[chain], kinds=kinds)
     analyzer.prepare([document for document, _ in labelled])
     scores = []
     for done, (document, _) in enumerate(labelled, 1):
@@ -69,8 +73,8 @@ def pooled_scores(labelled: Sequence[LabelledDocument],
                  for label, score in zip(labels, token_scores)]
         if posts:
             minima.append(post_name_minimum([n for n, _ in pairs], [s for _, s in pairs]))
-        for is_name, score in pairs:
-            if score is None:
+        for (is_name, score), label in zip(pairs, labels):
+            if score is None or label in NON_PERSON_LABELS:
                 continue
             gold.append(is_name)
             probabilities.append(score)
@@ -81,9 +85,10 @@ def pooled_scores(labelled: Sequence[LabelledDocument],
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
                     steps: Optional[Iterable[str]] = None, posts: bool = False,
                     progress: Optional[Callable[[str, int, int], None]] = None,
-                    tagging: str = "compiled") -> Tuple[np.ndarray, ...]:
+                    tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS
+                    ) -> Tuple[np.ndarray, ...]:
     """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
     return gold_scores(tagger, labelled, stats, steps, posts=posts, progress=progress,
-                       tagging=tagging)
+                       tagging=tagging, kinds=kinds)

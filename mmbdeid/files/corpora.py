@@ -10,13 +10,15 @@ import re
 from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import InputError
-from ..kinds import PERSON_LABELS
+from ..kinds import LABELS, PERSON_LABELS
 from ..spans import GOLD, Span
 from ..text.document import Document
 from .jsondepth import check_depth
 from .posts import Record, corpus_format, json_type, numbered_lines, read_posts
 
-SPAN_LABELS = PERSON_LABELS     # what a hand-tagged span may be
+# What a hand-tagged span may be: a name or username, or another kind (an address, a
+# date: left out of the name metrics, measured per kind by ``evaluate --by kind``).
+SPAN_LABELS = LABELS
 
 
 def file_sha256(path: str) -> str:
@@ -85,7 +87,8 @@ def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPo
     """Hand-tagged posts: ``read_posts`` records that also carry a valid ``spans`` field.
 
     ``spans`` stays in ``record.fields`` untouched (so it round-trips); the parsed,
-    checked spans (label NAME or USER, ``0 <= start < end <= len(text)``, no overlaps)
+    checked spans (a label of :data:`mmbdeid.kinds.LABELS`, ``0 <= start < end <=
+    len(text)``, no overlaps)
     come as ``AnnotatedPost.spans``.
     """
     for record in read_posts(path, fmt):
@@ -195,7 +198,8 @@ def labels_from_spans(offsets: Sequence[Tuple[int, int]], spans: Iterable[Span])
 def training_labels(document: Document, labels: Sequence[str]) -> List[str]:
     """Gold labels adjusted for pattern tokens: a handle is always a USER (the WNUT files
     tag handles O, and the model must not learn that handles are safe); e-mail, URL and
-    phone tokens are O for the CRF (patterns remove them)."""
+    phone tokens are O for the CRF (patterns remove them), and so are the other kinds'
+    (an address, a date: their steps find them)."""
     adjusted = []
     for label, pattern in zip(labels, document.pattern_labels):
         if pattern == "USER":
@@ -203,7 +207,7 @@ def training_labels(document: Document, labels: Sequence[str]) -> List[str]:
         elif pattern:
             adjusted.append("O")
         else:
-            adjusted.append(label)
+            adjusted.append(label if label in PERSON_LABELS else "O")
     return adjusted
 
 

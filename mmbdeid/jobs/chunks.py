@@ -74,7 +74,7 @@ class ChunkWorker:
                                        allow=detection.allow, deny=detection.deny,
                                        tagging=detection.tagging, steps=detection.steps,
                                        consistency=detection.consistency,
-                                       authors=detection.authors)
+                                       authors=detection.authors, kinds=detection.kinds)
         self.operator = (post_operator(detection.mode, detection.hash_key)
                          if detection.render_placeholders else None)
         self.leftovers = None

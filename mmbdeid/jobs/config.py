@@ -3,6 +3,7 @@ jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
+from ..kinds import DEFAULT_KINDS
 from ..output.hash_key import HashKey
 from ..spans import CONSISTENCY_LEVEL
 
@@ -31,7 +32,8 @@ class DetectionConfig:
     ``authors``, by an author on the board) is removed throughout it, in a pass after
     detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``.
     ``leftovers``: the workers also find what a reviewer should see that the chain left
-    (``review --html``: :mod:`mmbdeid.detect.leftovers`)."""
+    (``review --html``: :mod:`mmbdeid.detect.leftovers`); ``kinds``: the kinds of
+    identifier removed (:mod:`mmbdeid.kinds`)."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
@@ -44,6 +46,7 @@ class DetectionConfig:
     consistency: float = CONSISTENCY_LEVEL
     authors: bool = True
     leftovers: bool = False
+    kinds: Tuple[str, ...] = DEFAULT_KINDS
 
     def runs(self, step: str) -> bool:
         """Whether the chain has the step named ``step``."""

@@ -24,7 +24,7 @@ from ..files.post_writer import post_output
 from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
 from ..files.tables import table_output
-from ..kinds import LABELS, PERSON_LABELS
+from ..kinds import DEFAULT_KINDS, LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats
 from ..output.operators import OPERATORS, Replaced, post_operator
 from ..output.review_page import PageCounts, build_review_page
@@ -80,7 +80,9 @@ class Summary:
 
     def lines(self):
         def by_label(counts: Counter) -> str:
-            return ", ".join("%s %d" % (label, counts.get(label, 0)) for label in LABELS)
+            # the default kinds always, another kind where something of it was found
+            return ", ".join("%s %d" % (label, counts.get(label, 0)) for label in LABELS
+                             if label in DEFAULT_KINDS or counts.get(label))
 
         rate = self.posts / self.seconds if self.seconds else 0.0
         yield "%s %d posts, %d tokens in %.1f s (%.0f posts/s)" % (

@@ -5,7 +5,7 @@ or one added with :func:`~mmbdeid.output.operators.register_operator`), an opera
 instance, or a function of ``(label, original)`` returning the replacement. The person
 modes link names across a whole dump first, which the command line's ``scrub`` does.
 """
-from typing import Any, Optional
+from typing import Any
 
 from ..checks import kind_of
 from .hash_key import ENVIRONMENT_VARIABLE, MIN_KEY_BYTES, HashKey, key_from_environment

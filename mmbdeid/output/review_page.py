@@ -13,7 +13,7 @@ import html
 import re
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
-from ..kinds import LABELS
+from ..kinds import DEFAULT_KINDS, LABELS
 from ..text.excerpts import Context
 from .review_assets import SCRIPT, STYLE
 
@@ -23,7 +23,9 @@ BAND_TEXT = {key: text for key, text, _ in BANDS}
 
 # Background colours of the labels (each highlight also names its label in text).
 LABEL_COLOURS = {"NAME": "#ffd66b", "USER": "#9fd3ff", "EMAIL": "#a8e6a1",
-                 "URL": "#e3b5f2", "PHONE": "#ffb38a"}
+                 "URL": "#e3b5f2", "PHONE": "#ffb38a", "ADDRESS": "#c9e4a6",
+                 "POSTCODE": "#b8e0d2", "ID": "#f5b7c5", "IP": "#cfc3f0", "DATE": "#f7e1a0",
+                 "PLACE": "#a7d8e8", "ORG": "#e8c6a7"}
 OTHER_COLOUR = "#d9d9d9"
 
 ANCHOR_PREFIX = "post-"
@@ -114,7 +116,10 @@ def build_review_page(posts: Sequence[PagePost], strings: Sequence[PageString],
     the table of removed strings, whose rows can be ticked for the allow list."""
     anchors = post_anchors([post.post_id for post in posts])
     shown = [(post, anchor) for post, anchor in zip(posts, anchors)]
-    labels = list(LABELS) + sorted({h.label for p in posts for h in p.highlights} - set(LABELS))
+    found = {h.label for p in posts for h in p.highlights}
+    # the default kinds always, another kind where the page shows one
+    labels = ([label for label in LABELS if label in DEFAULT_KINDS or label in found]
+              + sorted(found - set(LABELS)))
     script = SCRIPT
     style = _style(labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (

@@ -45,6 +45,7 @@ from faker import Faker
 
 from ..lexicon.wordlists import load_wordlist
 from ..people.gender import GENDERS, fits, name_gender, username_gender_name
+from .identifier_surrogates import IdentifierSurrogates
 
 MAX_DRAWS = 2000                 # redraws on collision before giving up
 FAKER_DRAWS = 50                 # draws from Faker's common names before the long lexicon
@@ -238,8 +239,9 @@ class _Identity:
     username_parts: Optional[tuple[str, str]] = None  # drawn on the first username() call
 
 
-class SurrogateFactory:
-    """Stable, realistic, unique fake names, usernames, e-mails, URLs and phone numbers.
+class SurrogateFactory(IdentifierSurrogates):
+    """Stable, realistic, unique fake names, usernames, e-mails, URLs and phone numbers
+    (and the opt-in kinds' values: :mod:`mmbdeid.output.identifier_surrogates`).
 
     Every value is drawn once per key and cached, so repeated mentions cost a dict lookup.
     """

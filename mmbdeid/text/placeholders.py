@@ -11,7 +11,7 @@ name or a pseudonym), so ``Dr. [NAME]`` keeps its title as ``Dr. Osei`` did and
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..kinds import KINDS, PATTERN_LABELS
+from ..kinds import KINDS, LABELS, PATTERN_LABELS, PERSON_LABELS
 from ..kinds import placeholder as placeholder_of
 
 # The name read in place of a person placeholder or pseudonym: a common first name that is
@@ -47,8 +47,10 @@ def stand_in(placeholder: str) -> StandIn:
     """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` or :data:`MASK`
     matched it)."""
     label = placeholder[1:-1].split(":")[0]        # [NAME:1a2b3c4d5e6f]: NAME
-    if label in PATTERN_LABELS:
-        return StandIn(placeholder_of(label), label)      # as [EMAIL] reads
+    # a pattern kind, or another kind that is no person (``[ADDRESS]``, ``[DATE]``): its
+    # placeholder, marked as an identifier of its kind (as [EMAIL] reads)
+    if label in PATTERN_LABELS or (label in LABELS and label not in PERSON_LABELS):
+        return StandIn(placeholder_of(label), label)
     return StandIn(NAME_STAND_IN, None)
 
 

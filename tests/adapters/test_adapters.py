@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import mmbdeid
-from mmbdeid.adapters.entities import ENTITY_OF_LABEL
+from mmbdeid.adapters.entities import ENTITY_OF_LABEL, entity_of
 from mmbdeid.kinds import LABELS
 
 from paths import REPO
@@ -17,6 +17,7 @@ from paths import REPO
 LINDA = "Thanks Linda, my TSH is fine"
 KAY = "Hi @kaygirl, write to kay@example.org"
 PHONE = "Thanks Linda, my phone is 212-555-0123"
+VISIT = "Moved to 42 Elm St, Spokane, WA 99201 on March 3, 2021. SSN 219-09-9999, MRN 00423817"
 
 
 def found(text, results, label=lambda r: r.entity_type):
@@ -25,7 +26,10 @@ def found(text, results, label=lambda r: r.entity_type):
 
 def test_every_mmbdeid_label_has_an_entity_name():
     assert sorted(ENTITY_OF_LABEL) == sorted(LABELS)
-    assert len(set(ENTITY_OF_LABEL.values())) == len(LABELS)
+    shared = [label for label in LABELS if ENTITY_OF_LABEL[label] == "LOCATION"]
+    assert shared == ["ADDRESS", "POSTCODE", "PLACE"]       # Presidio's one name for them
+    assert len(set(ENTITY_OF_LABEL.values())) == len(LABELS) - 2
+    assert (entity_of("ID", "219-09-9999"), entity_of("ID", "00423817")) == ("US_SSN", "ID")
 
 
 # -- Presidio ------------------------------------------------------------------------------
@@ -53,6 +57,18 @@ def test_recognizer_alone(presidio, text, supported, asked, expected):
     options = {} if supported is None else {"supported_entities": supported}
     recognizer = presidio.MmbdeidRecognizer(**options)
     assert found(text, recognizer.analyze(text, asked)) == expected
+
+
+@pytest.mark.parametrize("supported, expected", [
+    (None, [("LOCATION", "42 Elm St, Spokane, WA 99201"), ("DATE_TIME", "March 3, 2021"),
+            ("US_SSN", "219-09-9999"), ("ID", "00423817")]),
+    (["ID", "DATE_TIME"], [("DATE_TIME", "March 3, 2021"), ("ID", "219-09-9999"),
+                           ("ID", "00423817")]),                 # an SSN is an ID too
+])
+def test_recognizer_reports_the_scrubbers_other_kinds(presidio, supported, expected):
+    options = {} if supported is None else {"supported_entities": supported}
+    recognizer = presidio.MmbdeidRecognizer(kinds="safe-harbor", **options)
+    assert found(VISIT, recognizer.analyze(VISIT, None)) == expected
 
 
 def test_recognizer_scores_and_explains_with_mmbdeids_span(presidio):
@@ -194,6 +210,17 @@ def test_component_labels_config(spacy):
     assert annotations(nlp(KAY))[0] == [("kay@example.org", "EMAIL_ADDRESS")]
     with pytest.raises(ValueError):
         pipeline(spacy, labels=["PERSON"])                           # an entity, not a label
+
+
+@pytest.mark.parametrize("config, ents", [
+    ({"kinds": "safe-harbor"}, [("42 Elm St, Spokane, WA 99201", "LOCATION"),
+                                ("March 3, 2021", "DATE_TIME"), ("219-09-9999", "ID"),
+                                ("00423817", "ID")]),
+    ({"kinds": ["default", "ADDRESS", "DATE"], "labels": ["DATE"]},
+     [("March 3, 2021", "DATE_TIME")]),
+])
+def test_component_kinds_config(spacy, config, ents):
+    assert annotations(pipeline(spacy, **config)(VISIT))[0] == ents
 
 
 @pytest.mark.slow

@@ -33,6 +33,10 @@ from mmbdeid.cli import main
     ({"without_steps": [1]}, TypeError, "without_steps: step 1 must be a string, not an int"),
     ({"steps": ["crf", "drug"]}, ValueError, "unknown step 'drug' (steps: handles, emails,"),
     ({"without_steps": ["rules"]}, ValueError, "unknown step 'rules'"),
+    ({"kinds": "dates"}, ValueError, "unknown kind 'dates' (kinds: NAME, USER, EMAIL"),
+    ({"kinds": ["default", "zip"]}, ValueError, "presets: default, safe-harbor"),
+    ({"kinds": [5]}, TypeError, "kinds: kind 1 must be a string, not an int"),
+    ({"kinds": []}, ValueError, "no kind given"),
 ])
 def test_bad_scrubber_options_are_refused_naming_them(options, error, message):
     with pytest.raises(error) as raised:
@@ -99,6 +103,7 @@ def test_the_command_line_refuses_a_null_text_too(tmp_path, capsys):
     (["--threshold", "2"], {"threshold": 2}),
     (["--threshold", "0"], {"threshold": 0}),
     (["--threshold", "abc"], {"threshold": "abc"}),
+    (["--kinds", "default,zip"], {"kinds": "default,zip"}),
 ])
 def test_command_line_and_api_say_the_same(tmp_path, capsys, option, api_options):
     dump = tmp_path / "dump.jsonl"

@@ -130,6 +130,33 @@ def test_scrub_takes_steps_and_refuses_an_unknown_one_in_one_line(tmp_path, caps
     assert len(error.splitlines()) == 1 and "unknown step 'drug'" in error
 
 
+def test_scrub_takes_kinds_and_refuses_an_unknown_one_in_one_line(tmp_path, capsys):
+    import json
+    from mmbdeid.cli import main
+    dump, out = tmp_path / "dump.jsonl", tmp_path / "out.jsonl"
+    dump.write_text(json.dumps({"id": "1", "text": "Seen March 3, 2021, MRN 00423817, "
+                                                   "TSH 4.5"}) + "\n")
+    for kinds, scrubbed in (("default", "Seen March 3, 2021, MRN 00423817, TSH 4.5"),
+                            ("default,date", "Seen [DATE], MRN 00423817, TSH 4.5"),
+                            ("safe-harbor", "Seen [DATE], MRN [ID], TSH 4.5")):
+        assert main(["scrub", str(dump), "-o", str(out), "--kinds", kinds, "-q",
+                     "--jobs", "2"]) == 0
+        assert json.loads(out.read_text())["text"] == scrubbed
+    out.unlink()
+    assert main(["scrub", str(dump), "-o", str(out), "--kinds", "dates"]) == 2
+    assert not out.exists()
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "unknown kind 'dates'" in error
+
+
+def test_the_steps_command_shows_what_each_step_produces(capsys):
+    from mmbdeid.cli import main
+    assert main(["steps"]) == 0
+    lines = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()}
+    assert lines["dates"][3] == "DATE" and lines["emails"][3] == "EMAIL"
+    assert lines["crf"][3] == "-" and lines["drugs"][3] == "-"
+
+
 def test_the_rule_steps_ask_the_chains_own_keep_steps():
     detectors = Analyzer.build(WordTagger()).detectors
     kept = [d for d in detectors if d.effect == "keep" and d.source != "allow"]

@@ -161,7 +161,7 @@ def test_annotated_csv_spans_column_is_json(tmp_path):
     ({"start": 0}, "must be a list"),
     ([["x"]], "must be an object"),
     ([{"start": 0, "end": 2}], "'label'"),
-    ([{"start": 0, "end": 2, "label": "PLACE"}], "label"),
+    ([{"start": 0, "end": 2, "label": "LOCATION"}], "label"),   # PLACE is one (issue 21)
     ([{"start": "0", "end": 2, "label": "NAME"}], "integers"),
     ([{"start": 0.0, "end": 2, "label": "NAME"}], "integers"),
     ([{"start": 3, "end": 3, "label": "NAME"}], "outside"),

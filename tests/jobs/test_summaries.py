@@ -3,7 +3,6 @@ agree on the posts, tokens and mentions found in the same dump, with the default
 import json
 import re
 
-import pytest
 
 from mmbdeid.cli import main
 

@@ -266,3 +266,64 @@ def test_deterministic_across_processes():
     out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == sample_values(SurrogateFactory(seed=42))
+
+
+# --- the opt-in kinds (issue 21): the format kept ---------------------------------------
+
+@pytest.mark.parametrize("method, original, shape", [
+    ("postcode", "99201", r"\d{5}"),
+    ("postcode", "99201-1234", r"\d{5}-\d{4}"),                 # ZIP+4 stays ZIP+4
+    ("postcode", "SW1A 1AA", r"[A-Z]{2}\d[A-Z] \d[A-Z]{2}"),
+    ("postcode", "K1A 0B1", r"[A-Z]\d[A-Z] \d[A-Z]\d"),
+    ("id_number", "XJH442189013", r"[A-Z]{3}\d{9}"),             # length, letters, digits
+    ("id_number", "219-09-9999", r"\d{3}-\d{2}-\d{4}"),
+    ("id_number", "d1234-5678", r"[a-z]\d{4}-\d{4}"),
+    ("ip_address", "192.168.4.20", r"(?:192\.0\.2|198\.51\.100|203\.0\.113)\.\d{1,3}"),
+    ("ip_address", "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
+     r"[0-9a-f]{4}(?::[0-9a-f]{4}){7}"),                        # IPv6 stays IPv6
+    ("ip_address", "fe80::1ff:fe23:4567:890a/64", r"[0-9a-f]{4}::[0-9a-f]{3}(?::[0-9a-f]{4}){3}/64"),
+    ("date", "March 3, 2021", r"(?:January|February|March|April|May|June|July|August|"
+                              r"September|October|November|December) \d{1,2}, 2021"),
+    ("date", "03/14/2021", r"\d\d/\d\d/2021"),
+    ("date", "14.03.21", r"\d\d\.\d\d\.21"),
+    ("date", "2021-03-14", r"2021-\d\d-\d\d"),
+    ("date", "3rd of March", r"\d{1,2}(?:st|nd|rd|th) of [A-Z][a-z]+"),
+    ("date", "Fri, Oct. 12th", r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [A-Z][a-z]{2}\. \d{1,2}(?:st|nd|rd|th)"),
+    ("date", "september 2019", r"[a-z]+ 2019"),
+    ("address", "1600 NW 5th Ave. Apt 4B, Portland, OR 97209-1234",
+     r"\d{4} NW \d{1,2}(?:st|nd|rd|th) Ave\. Apt \d[A-Z], [A-Z][a-z]+, OR \d{5}-\d{4}"),
+    ("address", "Flat 3, 27 Acacia Road, Leeds LS6 2AB",
+     r"Flat \d, \d\d [A-Z][a-z]+ Road, [A-Z][a-z]+ [A-Z]{2}\d \d[A-Z]{2}"),
+    ("place", "Spokane", r"[A-Z][\w ]+"),
+    ("organisation", "Acme Freight", r"[A-Z].+"),
+])
+def test_the_other_kinds_keep_their_format(method, original, shape):
+    fake = getattr(SurrogateFactory(seed=5), method)(original)
+    assert re.fullmatch(shape, fake), fake
+    assert fake != original
+    assert getattr(SurrogateFactory(seed=5), method)(original) == fake   # seeded, stable
+    assert getattr(SurrogateFactory(seed=6), method)(original) != fake
+
+
+def test_a_fake_date_is_a_date():
+    import datetime
+    for seed in range(40):
+        fake = SurrogateFactory(seed=seed).date("02/29/2020")
+        datetime.datetime.strptime(fake, "%m/%d/%Y")
+
+
+def test_the_surrogate_mode_has_a_maker_for_every_kind():
+    # the table names each kind's maker, and the operator calls it by that name
+    from types import SimpleNamespace
+    from mmbdeid.kinds import NON_PERSON_LABELS
+    from mmbdeid.output.operators import SurrogateOperator
+    from mmbdeid.spans import Span
+    operator = SimpleNamespace(surrogates=SurrogateFactory(seed=2))
+    originals = {"EMAIL": "kay@example.org", "URL": "www.example.org", "PHONE": "555-0100",
+                 "ADDRESS": "42 Birchwood Lane", "POSTCODE": "99201", "ID": "00423817",
+                 "IP": "192.168.4.20", "DATE": "March 3, 2021", "PLACE": "Spokane",
+                 "ORG": "Acme Freight"}
+    assert set(originals) == set(NON_PERSON_LABELS)
+    for label, original in originals.items():
+        fake = SurrogateOperator.other_value(operator, Span(label, 0, 1, 1.0, "x"), original)
+        assert fake and fake != original and not fake.startswith("["), label
