@@ -50,8 +50,8 @@ class Analyzer:
               steps: Optional[Iterable[str]] = None, allow: Sequence[str] = (),
               deny: Sequence[str] = (), tagging: str = "compiled",
               consistency: float = DEFAULT_LEVEL, authors: bool = True) -> "Analyzer":
-        """The chain of ``steps`` (None: every step) for ``tagger``. ``stats``: the corpus
-        statistics of the dump being scrubbed (the model's features, and the board's
+        """The chain of ``steps`` (None: the default steps) for ``tagger``. ``stats``: the
+        corpus statistics of the dump being scrubbed (the model's features, and the board's
         usernames); ``threshold`` None: the model's; ``allow``/``deny``: terms never /
         always removed (deny wins); ``tagging``: ``compiled`` or ``crfsuite`` (see
         :mod:`mmbdeid.detect.crf`); ``consistency``: the level at which a word removed in a
@@ -59,7 +59,7 @@ class Analyzer:
         stands there (:mod:`mmbdeid.detect.consistency`)."""
         setup = Setup(tagger, stats, threshold, tagging, consistency, authors,
                       tuple(allow), tuple(deny))
-        return cls.from_steps(STEP_NAMES if steps is None else steps, setup)
+        return cls.from_steps(step_names(steps), setup)
 
     @staticmethod
     def keep_steps(steps: Iterable[str] = STEP_NAMES) -> List[Detector]:

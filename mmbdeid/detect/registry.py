@@ -36,8 +36,10 @@ from .masked import MaskedNameDetector
 from .medical import MedicalTermKeeper
 from .not_names import NotNameKeeper
 from .offices import OfficeKeeper, OfficeNameDetector
+from .org_names import OrgNameDetector
 from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
+from .place_names import PlaceNameDetector
 from .placeholders import PlaceholderKeeper
 from .places import PlaceKeeper
 from .signoff import SignOffDetector
@@ -80,12 +82,14 @@ class Setup:
 class Step(NamedTuple):
     """A named chain step: ``make`` builds its ``detector`` (None: nothing to do, as a deny
     list without terms or the usernames without statistics), whose class says the step's
-    source name (in the spans it finds) and effect."""
+    source name (in the spans it finds) and effect; ``produces``: the kinds of identifier
+    (labels) its spans are, where the step is there for those kinds alone."""
     name: str
     stage: str
     detector: Type[Detector]
     make: Callable[[Setup], Optional[Detector]]
     help: str
+    produces: Tuple[str, ...] = ()
 
     @property
     def source(self) -> str:
@@ -161,6 +165,13 @@ STEPS: Tuple[Step, ...] = (
     Step("completion", RULE, NameCompletion,
          lambda s: NameCompletion(s.keep_steps(), s.removed_above),
          "the rest of each name found (initials, particles, surnames, suffixes)"),
+    # After the rule steps (name completion never starts a name at a place), before the
+    # user's lists and the placeholders (which still win over them).
+    Step("place-names", RULE, PlaceNameDetector, lambda s: PlaceNameDetector(),
+         "towns and cities (in Tulsa, Fort Worth; opt-in)", produces=("PLACE",)),
+    Step("org-names", RULE, OrgNameDetector, lambda s: OrgNameDetector(),
+         "employers, schools and hospitals (St. Agnes Hospital, I work at Acme; opt-in)",
+         produces=("ORG",)),
     Step("allow", FILTER, AllowedTermKeeper,
          lambda s: AllowedTermKeeper(s.allow) if s.allow else None,
          "the user's allow list (--allow)"),
@@ -171,13 +182,18 @@ STEPS: Tuple[Step, ...] = (
 )
 BY_NAME = {step.name: step for step in STEPS}
 STEP_NAMES = tuple(BY_NAME)
+# Steps a chain has only when named (issue 21: the indirect identifiers). A stand-in until
+# the kinds table chooses steps by what they produce.
+OPT_IN = frozenset({"place-names", "org-names"})
+DEFAULT_STEP_NAMES = tuple(name for name in STEP_NAMES if name not in OPT_IN)
 
 
 def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (),
                stages: Sequence[str] = STAGES) -> Tuple[str, ...]:
-    """The names of ``steps`` (None: every step) of ``stages``, less ``without``, in chain
-    order. An unknown name raises ``ValueError`` naming the known ones."""
-    chosen = set(STEP_NAMES if steps is None else steps)
+    """The names of ``steps`` (None: every step but those of :data:`OPT_IN`) of ``stages``,
+    less ``without``, in chain order. An unknown name raises ``ValueError`` naming the
+    known ones."""
+    chosen = set(DEFAULT_STEP_NAMES if steps is None else steps)
     excluded = set(without)
     for name in sorted((chosen | excluded) - set(STEP_NAMES)):
         raise ValueError("unknown step %r (steps: %s)" % (name, ", ".join(STEP_NAMES)))
