@@ -1,0 +1,179 @@
+"""The place and organisation steps (mmbdeid/detect/place_names.py, org_names.py; issue 21):
+towns, employers, schools and hospitals removed where the text says what they are, beside
+lookalikes that stay. Every text here is fictional, written for this test."""
+import json
+
+import pytest
+
+from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.org_names import OrgNameDetector
+from mmbdeid.detect.place_names import PlaceNameDetector
+from mmbdeid.detect.registry import BY_NAME, OPT_IN, Setup, step_names
+from mmbdeid.model.reference import with_reference
+from mmbdeid.model.stats import CorpusStats
+from mmbdeid.spans import Span
+from mmbdeid.text.document import Document
+
+from paths import SAMPLES
+from stand_in_model import WordTagger, scrub
+
+WITH_BOTH = step_names() + ("place-names", "org-names")
+
+
+@pytest.fixture(scope="module")
+def places():
+    return PlaceNameDetector()
+
+
+@pytest.fixture(scope="module")
+def orgs():
+    return OrgNameDetector()
+
+
+def found(detector, text):
+    return [text[s.start:s.end] for s in detector.detect(Document.from_text(text))]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # cues, and the span is the place alone
+    ("I live in Tulsa.", ["Tulsa"]),
+    ("We moved to Fort Worth last year.", ["Fort Worth"]),
+    ("My cousin is in San Luis Obispo.", ["San Luis Obispo"]),
+    ("We are from St. Louis originally.", ["St. Louis"]),
+    ("Lawrence, KS is home.", ["Lawrence"]),
+    ("We drove through Tulsa, then near Eau Claire.", ["Tulsa", "Eau Claire"]),
+    ("Clinics in Omaha, Tulsa and Wichita.", ["Omaha", "Tulsa", "Wichita"]),
+    ("i live in tulsa lol", ["tulsa"]),
+    ("We moved to Fort Hollowmere.", ["Fort Hollowmere"]),     # a prefix after a cue
+    # first names that are places: only with a cue
+    ("I live in Austin.", ["Austin"]),
+    ("I'm from Florence.", ["Florence"]),
+    ("in Austin and Dallas", ["Austin", "Dallas"]),
+    ("Austin called me.", []),
+    ("A card from Florence came today.", []),
+    ("We met in Jackson's room.", []),
+    ("in Austin Reed's class", []),
+    ("Jack London wrote it.", []),
+    # a city no one is named after needs no cue, but not at a sentence start
+    ("The doctors at Pittsburgh were kind.", ["Pittsburgh"]),
+    ("Pittsburgh was cold.", []),
+    ("Reading the label helps. Nice to meet you.", []),
+    ("I took my Mustang in.", []),
+    # states, countries, continents; eponyms, drugs, months
+    ("We live in Texas, near Canada, far from Europe.", []),
+    ("Off to Georgia, Jordan and Israel.", []),
+    ("Graves' disease and Hashimoto's run in my family.", []),
+    ("Humira and Lyrica in March, in May.", []),
+    ("I live in [PLACE] and work at [ORG].", []),
+])
+def test_places(places, text, expected):
+    assert found(places, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("She was admitted to St. Agnes Hospital.", ["St. Agnes Hospital"]),
+    ("My daughter attends Lakeview Elementary.", ["Lakeview Elementary"]),
+    ("We went to Mercy Medical Center.", ["Mercy Medical Center"]),
+    ("He studied at the University of Leeds.", ["University of Leeds"]),
+    ("I work at Acme Freight as a driver.", ["Acme Freight"]),
+    ("I work at Walmart. i work at walmart", ["Walmart", "walmart"]),
+    ("My employer, Dunmore Logistics, is strict.", ["Dunmore Logistics"]),
+    ("I teach at Lincoln high school.", ["Lincoln high school"]),
+    ("She was transferred to Saint Brendan Infirmary.", ["Saint Brendan Infirmary"]),
+    ("We drove to MD Anderson.", ["MD Anderson"]),
+    ("My appointment at Mayo is soon.", ["Mayo"]),
+    # no cue, no name, a person, a title: stay
+    ("Ask Google, Medicare or Aetna.", []),
+    ("The Cancer Center and the Children's Hospital.", []),
+    ("I work for Maren now.", []),
+    ("Dr. Okafor Clinic called.", []),
+    ("She attended Mass. Extra mayo, please.", []),
+    ("I work at Humira.", []),
+])
+def test_organisations(orgs, text, expected):
+    assert found(orgs, text) == expected
+
+
+@pytest.mark.parametrize("earlier, expected", [
+    ([], ["PLACE"]),
+    ([Span("NAME", 10, 16, 0.4, "crf")], ["PLACE"]),        # the model's NAME on Austin
+    ([Span("NAME", 2, 16, 1.0, "deny")], []),               # a span reaching beyond
+])
+def test_a_place_replaces_a_name_inside_it_but_never_cuts_one(places, earlier, expected):
+    document = Document.from_text("I live in Austin now.")
+    assert [s.label for s in places.complete(document, earlier)] == expected
+
+
+@pytest.mark.parametrize("text, tagged, steps, scrubbed", [
+    ("I live in Austin. Austin is my son.", {"Austin"}, None,
+     "I live in Austin. [NAME] is my son."),
+    ("I live in Austin. Austin is my son.", {"Austin"}, WITH_BOTH,
+     "I live in [PLACE]. [NAME] is my son."),
+    ("I work at Acme Freight with Maren.", {"Maren"}, WITH_BOTH,
+     "I work at [ORG] with [NAME]."),
+    ("Maren was admitted to St. Agnes Hospital.", {"Maren", "Agnes"}, WITH_BOTH,
+     "[NAME] was admitted to [ORG]."),
+    ("I live in [PLACE] and work at [ORG].", (), WITH_BOTH,
+     "I live in [PLACE] and work at [ORG]."),
+])
+def test_in_the_chain(text, tagged, steps, scrubbed):
+    assert scrub(text, tagged, steps=steps) == scrubbed
+
+
+def test_the_steps_are_opt_in_and_say_what_they_produce():
+    assert OPT_IN == {"place-names", "org-names"}
+    assert not OPT_IN & set(step_names())
+    chain = {d.source for d in Analyzer.build(WordTagger()).detectors}
+    assert not {"place-name", "org-name"} & chain
+    assert (BY_NAME["place-names"].produces, BY_NAME["org-names"].produces) == (
+        ("PLACE",), ("ORG",))
+    assert BY_NAME["crf"].produces == ()
+    built = Analyzer.from_steps(["place-names", "org-names"], Setup(tagger=WordTagger()))
+    assert [d.source for d in built.detectors] == ["place-name", "org-name"]
+
+
+def read_sample():
+    with open(SAMPLES + "/places_orgs.annotated.jsonl", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def test_the_sample_is_fictional_and_well_formed():
+    records = read_sample()
+    assert len(records) == 25
+    for record in records:
+        assert {s["label"] for s in record["spans"]} <= {"PLACE", "ORG", "NAME"}
+        assert all(record["text"][k["start"]:k["end"]] == k["text"] for k in record["keep"])
+
+
+@pytest.fixture(scope="module")
+def sample_scrubbed(default_tagger):
+    records = read_sample()
+    documents = [Document.from_post(record) for record in records]
+    analyzer = Analyzer.build(default_tagger, with_reference(CorpusStats.build(documents)),
+                              steps=WITH_BOTH)
+    return records, documents, analyzer.analyze_all(documents)
+
+
+def words(document, start, end):
+    return [(s, e) for s, e in document.offsets
+            if start <= s and e <= end and document.text[s:e][:1].isalnum()]
+
+
+def label_at(spans, start, end):
+    return next((s.label for s in spans if s.start < end and start < s.end), None)
+
+
+def test_on_the_sample_every_place_and_organisation_goes_and_no_lookalike(sample_scrubbed):
+    """With the default model: every gold word removed under its own label, and no word
+    to keep (states, countries, eponyms, drugs, months) removed as a place or an
+    organisation."""
+    wrong, lookalikes = [], []
+    for record, document, spans in zip(*sample_scrubbed):
+        for gold in record["spans"]:
+            for start, end in words(document, gold["start"], gold["end"]):
+                if label_at(spans, start, end) != gold["label"]:
+                    wrong.append((record["id"], document.text[start:end]))
+        for keep in record["keep"]:
+            if label_at(spans, keep["start"], keep["end"]) in ("PLACE", "ORG"):
+                lookalikes.append((record["id"], keep["text"]))
+    assert wrong == [] and lookalikes == []

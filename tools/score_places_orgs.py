@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Recall and false removals of the place and organisation steps (issue 21).
+
+Scrubs an annotated file with the default model and the default chain plus the steps
+``place-names`` and ``org-names`` (the sample's own statistics pooled with the reference
+statistics, as ``scrub`` pools a small input's), and prints per kind the gold words removed
+(and removed under their own label) and the words of the other kinds and of ``keep`` (the
+lookalikes that must stay) that the steps removed. Usage::
+
+    python3 tools/score_places_orgs.py [FILE]      # default: corpora_samples/places_orgs...
+    python3 tools/score_places_orgs.py --sanity FILE   # a file with person labels only
+
+``--sanity`` counts, on a file whose gold has no places or organisations (EWT), the words
+the two steps remove that are no gold name, and the gold name words they relabel.
+"""
+import argparse
+import collections
+import json
+import os
+import sys
+from typing import Dict, List
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from mmbdeid.detect.analyzer import Analyzer  # noqa: E402
+from mmbdeid.detect.registry import step_names  # noqa: E402
+from mmbdeid.model.reference import with_reference  # noqa: E402
+from mmbdeid.model.stats import CorpusStats  # noqa: E402
+from mmbdeid.model.tagger import NameTagger, default_model_path  # noqa: E402
+from mmbdeid.text.document import Document  # noqa: E402
+
+SAMPLE = os.path.join(ROOT, "corpora_samples", "places_orgs.annotated.jsonl")
+STEPS = ("place-names", "org-names")
+KINDS = ("PLACE", "ORG")
+
+
+def read(path: str) -> List[dict]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def scrub(records: List[dict], tagger, extra=STEPS) -> Dict[str, tuple]:
+    """Post id -> (document, spans) through the default chain plus ``extra`` steps."""
+    documents = [Document.from_post(record) for record in records]
+    analyzer = Analyzer.build(tagger, with_reference(CorpusStats.build(documents)),
+                              steps=step_names() + tuple(extra))
+    spans = analyzer.analyze_all(documents)
+    return {record["id"]: (document, found)
+            for record, document, found in zip(records, documents, spans)}
+
+
+def words(document: Document, start: int, end: int):
+    """The word tokens (offsets) inside ``[start, end)``."""
+    return [(s, e) for s, e in document.original_offsets
+            if start <= s and e <= end and document.original_text[s:e][:1].isalnum()]
+
+
+def label_at(spans, start: int, end: int):
+    for span in spans:
+        if span.start < end and start < span.end:
+            return span.label
+    return None
+
+
+def kind_scores(records: List[dict], scrubbed: Dict[str, tuple]) -> dict:
+    """Per gold label: words, removed, removed under that label, removed as PLACE/ORG;
+    ``keep``: the lookalikes' words and those removed (any label) and by the two steps."""
+    counts = collections.defaultdict(collections.Counter)
+    lost = []
+    for record in records:
+        document, spans = scrubbed[record["id"]]
+        for gold in record["spans"]:
+            for start, end in words(document, gold["start"], gold["end"]):
+                label = label_at(spans, start, end)
+                row = counts[gold["label"]]
+                row["words"] += 1
+                row["removed"] += label is not None
+                row["as itself"] += label == gold["label"]
+                row["as PLACE/ORG"] += label in KINDS and label != gold["label"]
+        for keep in record["keep"]:
+            for start, end in words(document, keep["start"], keep["end"]):
+                label = label_at(spans, start, end)
+                counts["keep"]["words"] += 1
+                counts["keep"]["removed"] += label is not None
+                counts["keep"]["as PLACE/ORG"] += label in KINDS
+                if label is not None:
+                    lost.append((record["id"], document.original_text[start:end], label))
+    return {"counts": counts, "lost": lost}
+
+
+def sanity(path: str, tagger) -> None:
+    """What the two steps remove on a file with person labels only."""
+    records = read(path)
+    scrubbed = scrub(records, tagger)
+    removed = collections.Counter()
+    relabelled = 0
+    for record in records:
+        document, spans = scrubbed[record["id"]]
+        gold = record["spans"]
+        for span in spans:
+            if span.label not in KINDS:
+                continue
+            for start, end in words(document, span.start, span.end):
+                if any(g["start"] < end and start < g["end"] for g in gold):
+                    relabelled += 1
+                else:
+                    removed[(span.label, document.original_text[start:end])] += 1
+    for kind in KINDS:
+        found = {w: n for (label, w), n in removed.items() if label == kind}
+        print("%-5s %4d words that are no gold name: %s" % (
+            kind, sum(found.values()), ", ".join("%s %d" % (w, n) for w, n in sorted(
+                found.items(), key=lambda item: (-item[1], item[0])))))
+    print("gold name words relabelled PLACE/ORG: %d" % relabelled)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", nargs="?", default=SAMPLE)
+    parser.add_argument("--sanity", action="store_true",
+                        help="a file with person labels only: what the steps remove there")
+    args = parser.parse_args(argv)
+    tagger = NameTagger.load(default_model_path())
+    if args.sanity:
+        sanity(args.file, tagger)
+        return
+    records = read(args.file)
+    result = kind_scores(records, scrub(records, tagger))
+    print("%-6s %6s %8s %10s %13s" % ("gold", "words", "removed", "as itself", "as PLACE/ORG"))
+    for label in ("PLACE", "ORG", "NAME", "keep"):
+        row = result["counts"][label]
+        print("%-6s %6d %8d %10s %13d" % (label, row["words"], row["removed"],
+                                          "-" if label == "keep" else row["as itself"],
+                                          row["as PLACE/ORG"]))
+    for post, word, label in result["lost"]:
+        print("lookalike removed: %s %r as %s" % (post, word, label))
+
+
+if __name__ == "__main__":
+    main()
