@@ -11,18 +11,22 @@ Three ways an organisation is found, on one line, in words written capitalised:
   :class:`~mmbdeid.detect.institutions.InstitutionKeeper` finds them (not after a title,
   not a person's name before a surname head), with the head; or ``<head> of <Name>`` for
   a university, college, school, hospital, institute or academy (``University of
-  Leeds``). A school, hospital or clinic head may be in lower case after the name
-  (``Lincoln high school``, ``Mercy hospital``). The name must hold a word that says
-  which one (``Cancer Center``, ``Children's Hospital``, ``County General Hospital`` are
-  no one's: ``GENERIC`` and medical words);
+  Leeds``). A school, hospital, clinic or centre head may be in lower case after the
+  name (``Lincoln high school``, ``the DaVita center``). The name must hold a word that
+  says which one (``Cancer Center``, ``Children's Hospital``, ``Cheap Hotel`` are no
+  one's: ``GENERIC``, medical words, frequent English words); a leading ``The`` stays;
+  a name longer than the keeper takes (four words) goes whole (``Greater New Orleans
+  Fair Housing Action Center``);
 * a **hospital of the gazetteer** named alone (``MD Anderson``, ``Johns Hopkins``,
   ``Cedars-Sinai``: ``HOSPITALS``, entries of ``lexicons/organisations_extra.txt``);
 * after an **employer, school or hospital cue** (``CUES``: ``I work at``, ``works for``,
   ``employed by``, ``my employer,``, ``attends``, ``student at``, ``was admitted to``,
-  ``treated at``, ...; ``the`` may follow): the capitalised words after it (``Acme
-  Freight``, ``Walmart``; ``walmart`` in lower case too if it is an organisation of the
-  gazetteers), not a first name alone (``works for Maren``) nor a first name and a name,
-  not a state, country or city (``moved to``-like cues are the place step's), not a word
+  ``treated at``, ``the clinic at``, ...; a trade, ``a welder at``, ``an engineer for``;
+  ``the`` may follow): the capitalised words after it (``Acme Freight``, ``Walmart``,
+  ``Providence St. Vincent``; ``walmart`` in lower case too if it is an organisation of
+  the gazetteers), not a first name alone (``works for Maren``; but a hospital's short
+  name after a hospital cue: ``an appointment at Mayo``) nor a first name and a name, not
+  a state, country or city (``moved to``-like cues are the place step's), not a word
   this frequent in English alone (``attended Mass``).
 
 One-word companies and services with no cue stay (``Google``, ``Medicare``, ``Aetna``):
@@ -63,7 +67,7 @@ SAINTS = frozenset({"saint", "st", "ste", "san", "santa"})
 OF_HEADS = frozenset({"university", "college", "school", "hospital", "institute", "academy"})
 # Heads that may be written in lower case after a capitalised name: ``Mercy hospital``.
 LOWER_CASE_HEADS = frozenset({"hospital", "clinic", "school", "college", "university",
-                              "elementary", "academy"})
+                              "elementary", "academy", "center", "centre"})
 # Lower-case words between a name and a lower-case head: ``Lincoln high school``.
 LOWER_CASE_KINDS = frozenset({"high", "middle", "elementary", "primary", "junior", "senior",
                               "medical", "community", "memorial", "general", "grade"})
@@ -101,7 +105,22 @@ CUES = frozenset(
        ("student", "at"), ("professor", "at"), ("manager", "at"), ("cashier", "at"),
        ("attend",), ("attends",), ("attended",), ("enrolled", "at"), ("graduated", "from"),
        ("study", "at"), ("studies", "at"), ("studied", "at"), ("school", "at"),
-       ("referred", "to")} | HOSPITAL_CUES)
+       ("referred", "to"), ("clinic", "at"), ("center", "at"), ("unit", "at"),
+       ("ward", "at")} | HOSPITAL_CUES)
+# ``a welder at``, ``an engineer for``: a trade before ``at`` or ``for`` is a job there.
+TRADES = frozenset({"nurse", "clerk", "cashier", "aide", "tech", "chef", "cook", "janitor",
+                    "secretary", "receptionist", "attorney", "surgeon", "medic", "paralegal",
+                    "pharmacist", "therapist", "dentist", "hygienist", "scientist",
+                    "physician", "librarian", "technician", "custodian", "mechanic",
+                    "machinist", "electrician", "plumber", "welder", "driver", "manager",
+                    "teacher", "engineer", "programmer", "developer", "designer", "analyst",
+                    "accountant", "assistant", "consultant", "supervisor", "director",
+                    "counselor", "counsellor", "coordinator", "administrator", "lawyer",
+                    "worker", "employee", "intern", "volunteer", "trainer", "instructor",
+                    "professor", "lecturer", "researcher", "server", "bartender", "waitress",
+                    "waiter", "barista", "dispatcher", "operator", "inspector", "officer",
+                    "firefighter", "paramedic", "caregiver", "housekeeper", "writer",
+                    "editor", "reporter", "banker", "teller", "student"})
 # A word alone after a cue this frequent in English is no name (``attended Mass``), nor
 # says which body an institution is (``Cheap Hotel``).
 MAX_ZIPF = 4.5
@@ -247,6 +266,9 @@ class OrgNameDetector(IndirectDetector):
                 and not document.pattern_labels[end]:
             if _word(tokens[end]) or tokens[end][:1].isdigit() and words:
                 words += 1
+            elif (tokens[end] == "." and lowered[end - 1] in SAINTS and end + 1 < len(tokens)
+                  and _word(tokens[end + 1])):
+                pass                        # Providence St. Vincent
             elif not (lowered[end] in INNER or tokens[end] in HYPHENS) \
                     or end + 1 >= len(tokens) or not _word(tokens[end + 1]):
                 break
@@ -263,6 +285,14 @@ class OrgNameDetector(IndirectDetector):
             return i, i
         return i, end
 
+    @staticmethod
+    def trade_before(lowered: Sequence[str], i: int) -> Tuple[str, ...]:
+        """``a welder at`` before token ``i`` (the words), or ``()``."""
+        if (i >= 3 and lowered[i - 1] in ("at", "for") and lowered[i - 2] in TRADES
+                and lowered[i - 3] in ARTICLES):
+            return tuple(lowered[i - 3:i])
+        return ()
+
     def ranges(self, document: Document, lowered: Sequence[str]) -> List[Range]:
         tokens = document.tokens
         found: List[Range] = []
@@ -276,7 +306,7 @@ class OrgNameDetector(IndirectDetector):
             end = self.hospital_at(document, lowered, i)
             if end > i:
                 found_here.append((i, end))
-            cue = cue_before(lowered, i, CUES, longest=2)
+            cue = cue_before(lowered, i, CUES, longest=2) or self.trade_before(lowered, i)
             if cue:
                 found_here.append(self.run_after_cue(document, lowered, i, cue))
             found_here = [r for r in found_here if r[1] > r[0]]

@@ -9,7 +9,8 @@ below) and not after a title or a capitalised first name (``Jack London``), wher
 
 * it is written in **several words**, as a name (``Fort Worth``, ``San Luis Obispo``,
   ``St. Louis``; an entry that reads as a person's name, ``Diego Martin``, needs a cue),
-  and no capitalised word follows (``The Peak District``);
+  and no capitalised word follows (``The Peak District``); or it is a city named with
+  ``the`` after ``the`` (``the Bronx``: the article stays);
 * a **cue** stands before it: ``in``, ``near``, ``outside (of)``, ``city of``, ``town
   of``, ``moved to``, ``drove to`` (a verb of motion and ``to``), ``from``; not before a
   possessive (``in Jackson's room``) or a capitalised word (``in Austin Reed's class``);
@@ -24,8 +25,8 @@ below) and not after a title or a capitalised first name (``Jack London``), wher
 * or, with no cue, it can be no one's name and no common word: no first name, no surname
   of the census's ``MIN_SURNAME_RANK`` most frequent, below ``MAX_ZIPF`` in English,
   inside a sentence (not its first word), not written in title case (a capitalised
-  word on either side: a heading, or a name), not listed with a state or country (``Iraq
-  and Palestine``).
+  word on either side: a heading, or a name), not listed with a country (``Iraq and
+  Palestine``).
 
 Never after a possessive or an article (``my Mustang``, ``a Phoenix``).
 
@@ -70,6 +71,8 @@ HOME_CUES = frozenset({("live", "in"), ("lives", "in"), ("living", "in"), ("live
                        ("move", "to"), ("moving", "to"), ("'m", "from"), ("\u2019m", "from"),
                        ("am", "from"), ("originally", "from")})
 MAX_LOWER_CASE_ZIPF = 4.5
+# ``the <city>`` alone names the city below this frequency (bronx 3.6; colony 4.1 not).
+MAX_THE_ZIPF = 3.7
 # First words that make a place of the capitalised word after them, after a cue.
 PREFIXES = frozenset({"fort", "ft", "port", "lake", "mount", "mt", "cape", "san", "santa",
                       "el", "los", "las", "new", "north", "south", "east", "west", "saint",
@@ -112,6 +115,22 @@ def distinctive_cities() -> FrozenSet[str]:
                      > MIN_SURNAME_RANK and zipf.get(city, 0.0) < MAX_ZIPF)
 
 
+@functools.lru_cache(maxsize=1)
+def cities_after_the() -> FrozenSet[str]:
+    """The rest of the cities named with ``the``, one word (``the Bronx``, ``the Hague``),
+    if no frequent English word (not ``the Valley``, ``the Gap``: ``MAX_THE_ZIPF``)."""
+    zipf = load_zipf()
+    return frozenset(entry[4:] for entry, kind in load_gazetteer("places").items()
+                     if kind == CITY and entry.startswith("the ") and " " not in entry[4:]
+                     and zipf.get(entry[4:], 0.0) < MAX_THE_ZIPF)
+
+
+@functools.lru_cache(maxsize=1)
+def countries() -> FrozenSet[str]:
+    return frozenset(entry for entry, kind in load_gazetteer("places").items()
+                     if kind in ("country", "continent"))
+
+
 def _word(token: str) -> bool:
     return capitalised(token) and token[:1].isalpha()
 
@@ -128,6 +147,8 @@ class PlaceNameDetector(IndirectDetector):
         self.distinctive = distinctive_cities()
         self.phrases = place_phrases()
         self.regions = states_and_countries()
+        self.countries = countries()
+        self.after_the = cities_after_the()
         self.titles = title_words()
         self.first_names = first_names()
         self.never = never_names()
@@ -216,9 +237,12 @@ class PlaceNameDetector(IndirectDetector):
                     covered.update(range(i, end))
                     found.append((i, end))
                     continue
+            span = (i, i + 1)
+            if word in self.after_the and i > 0 and lowered[i - 1] == "the":
+                found.append(span)          # the Bronx (the article stays)
+                continue
             if word not in self.cities or word in self.never:
                 continue
-            span = (i, i + 1)
             if self.region_after(document, lowered, i + 1) or (
                     self.cued(document, lowered, i) and self.free_after(document, lowered, i + 1)):
                 found.append(span)
@@ -232,9 +256,10 @@ class PlaceNameDetector(IndirectDetector):
         return sorted(found + self.listed(document, lowered, found, pending))
 
     def listed_with_large(self, document: Document, lowered: Sequence[str], i: int) -> bool:
-        """``Iraq and Palestine``: listed with a state or country, a name is one too."""
+        """``Iraq and Palestine``: listed with a country, a name is one too (a town is
+        listed with its state: ``Boise, Idaho``)."""
         large = {j for j in range(max(0, i - 3), min(len(lowered), i + 4))
-                 if lowered[j] in self.regions and _word(document.tokens[j])}
+                 if lowered[j] in self.countries and _word(document.tokens[j])}
         return bool(large) and self._next_to(document, lowered, i, large)
 
     def lower_case_home(self, document: Document, lowered: Sequence[str], i: int) -> bool:

@@ -45,6 +45,10 @@ def found(detector, text):
     ("Clinics in Omaha, Tulsa and Wichita.", ["Omaha", "Tulsa", "Wichita"]),
     ("i live in tulsa lol", ["tulsa"]),
     ("We moved to Fort Hollowmere.", ["Fort Hollowmere"]),     # a prefix after a cue
+    ("The air in the Bronx, and The Hague.", ["Bronx", "The Hague"]),
+    ("She moved her practice to Boise, and Idaho is far.", ["Boise"]),
+    ("The fate of Iraq and Palestine is one.", []),            # listed with a country
+    ("I love The Peak District.", []),                          # a longer name
     # first names that are places: only with a cue
     ("I live in Austin.", ["Austin"]),
     ("I'm from Florence.", ["Florence"]),
@@ -82,9 +86,16 @@ def test_places(places, text, expected):
     ("She was transferred to Saint Brendan Infirmary.", ["Saint Brendan Infirmary"]),
     ("We drove to MD Anderson.", ["MD Anderson"]),
     ("My appointment at Mayo is soon.", ["Mayo"]),
+    ("I was a welder at Gulf Coast Shipyards.", ["Gulf Coast Shipyards"]),
+    ("The MS clinic at Providence St. Vincent.", ["Providence St. Vincent"]),
+    ("Dialysis at the DaVita center.", ["DaVita center"]),
+    ("The Greater New Orleans Fair Housing Action Center filed.",
+     ["Greater New Orleans Fair Housing Action Center"]),
     # no cue, no name, a person, a title: stay
     ("Ask Google, Medicare or Aetna.", []),
     ("The Cancer Center and the Children's Hospital.", []),
+    ("Cheap Hotel Rome, and the MS center.", []),
+    ("I had a party at Maren's.", []),
     ("I work for Maren now.", []),
     ("Dr. Okafor Clinic called.", []),
     ("She attended Mass. Extra mayo, please.", []),
@@ -139,7 +150,7 @@ def read_sample():
 
 def test_the_sample_is_fictional_and_well_formed():
     records = read_sample()
-    assert len(records) == 25
+    assert len(records) == 45
     for record in records:
         assert {s["label"] for s in record["spans"]} <= {"PLACE", "ORG", "NAME"}
         assert all(record["text"][k["start"]:k["end"]] == k["text"] for k in record["keep"])
