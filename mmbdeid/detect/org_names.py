@@ -263,27 +263,33 @@ class OrgNameDetector(IndirectDetector):
             return (i, i + 1) if lowered[i] in self.organisations else (i, i)
         end, words = i, 0
         while end < len(tokens) and words < MAX_WORDS and on_one_line(document, i, end + 1) \
-                and not document.pattern_labels[end]:
+                and not document.pattern_labels[end] and tokens[end] != "I":
             if _word(tokens[end]) or tokens[end][:1].isdigit() and words:
                 words += 1
             elif (tokens[end] == "." and lowered[end - 1] in SAINTS and end + 1 < len(tokens)
                   and _word(tokens[end + 1])):
                 pass                        # Providence St. Vincent
             elif not (lowered[end] in INNER or tokens[end] in HYPHENS) \
-                    or end + 1 >= len(tokens) or not _word(tokens[end + 1]):
+                    or end + 1 >= len(tokens) or not _word(tokens[end + 1]) \
+                    or tokens[end + 1] == "I":      # Acme Freight and I
                 break
             end += 1
         names = [lowered[k] for k in range(i, end) if tokens[k][:1].isalpha()]
         if (len(names) == 1 and cue in HOSPITAL_CUES and names[0] not in self.never
                 and (end >= len(tokens) or tokens[end] not in POSSESSIVES)):
             return i, end                   # an appointment at Mayo
-        if (not names or names[0] in self.never and names[0] not in SAINTS or " ".join(names) in self.places
-                or names[0] in self.first_names and (len(names) == 1 or names[1] in self.persons)
-                and names[0] not in self.organisations and names[0] not in SAINTS
-                or len(names) == 1 and self.zipf.get(names[0], 0.0) >= MAX_ZIPF
-                and names[0] not in self.organisations):
-            return i, i
-        return i, end
+        return (i, end) if names and self.may_be_organisation(names) else (i, i)
+
+    def may_be_organisation(self, names: Sequence[str]) -> bool:
+        """Whether the words after a cue (lower case) may name an organisation: not a
+        state, country or city, not a first name alone or before a name (but a saint's,
+        or an organisation of the gazetteers), not one frequent English word."""
+        first, known = names[0], names[0] in self.organisations or names[0] in SAINTS
+        if first in self.never and first not in SAINTS or " ".join(names) in self.places:
+            return False
+        if first in self.first_names and (len(names) == 1 or names[1] in self.persons):
+            return known
+        return len(names) > 1 or known or self.zipf.get(first, 0.0) < MAX_ZIPF
 
     @staticmethod
     def trade_before(lowered: Sequence[str], i: int) -> Tuple[str, ...]:
