@@ -175,10 +175,11 @@ class OrgNameDetector(IndirectDetector):
         self.never = never_names()
 
     def says_which(self, lowered: Sequence[str], words: Sequence[int]) -> bool:
-        """Whether a name's words hold one that is not :func:`generic_words` nor an
-        English word as frequent as ``MAX_ZIPF`` (``Cheap Hotel``, ``Animal News Center``)
-        but a person's name."""
+        """Whether a name's words hold one that is not :func:`generic_words`, a medical
+        abbreviation or another of :func:`never_names` (``the ALS clinic``), nor an English
+        word as frequent as ``MAX_ZIPF`` (``Cheap Hotel``) but a person's name."""
         return any(lowered[k].strip("'\u2019") not in self.generic and lowered[k][:1].isalpha()
+                   and lowered[k] not in self.never                  # the ALS clinic
                    and (lowered[k] in self.persons or self.zipf.get(lowered[k], 0.0) < MAX_ZIPF)
                    for k in words)
 

@@ -28,7 +28,8 @@ below) and not after a title or a capitalised first name (``Jack London``), wher
   word on either side: a heading, or a name), not listed with a country (``Iraq and
   Palestine``).
 
-Never after a possessive or an article (``my Mustang``, ``a Phoenix``).
+Never after a possessive or an article (``my Mustang``, ``a Phoenix``), nor a part of a
+hyphenated word (``Dr. Vasquez-Thornbury``).
 
 A cue with a place prefix (``moved to Fort Smith``, ``near Lake Placid``) takes the
 capitalised words after the prefix even where the gazetteer lacks them. What the KEEP
@@ -37,7 +38,7 @@ steps of what is no identifier hold is never a place (:mod:`mmbdeid.detect.indir
 import functools
 from typing import Dict, FrozenSet, List, Sequence, Set, Tuple
 
-from ..lexicon.names import title_words
+from ..lexicon.names import HYPHENS, title_words
 from ..lexicon.wordlists import load_gazetteer, load_last_name_ranks, load_zipf
 from ..text.document import Document
 from .gazetteers import (_tokens, after_name, capitalised, first_names, reads_as_person,
@@ -241,7 +242,7 @@ class PlaceNameDetector(IndirectDetector):
             if word in self.after_the and i > 0 and lowered[i - 1] == "the":
                 found.append(span)          # the Bronx (the article stays)
                 continue
-            if word not in self.cities or word in self.never:
+            if word not in self.cities or word in self.never or self.compound(document, i):
                 continue
             if self.region_after(document, lowered, i + 1) or (
                     self.cued(document, lowered, i) and self.free_after(document, lowered, i + 1)):
@@ -254,6 +255,15 @@ class PlaceNameDetector(IndirectDetector):
             else:
                 pending.append(span)
         return sorted(found + self.listed(document, lowered, found, pending))
+
+    @staticmethod
+    def compound(document: Document, i: int) -> bool:
+        """Whether token ``i`` is a part of a hyphenated word (``Vasquez-Thornbury``: a
+        surname)."""
+        tokens, offsets = document.tokens, document.offsets
+        return (i > 0 and tokens[i - 1] in HYPHENS and offsets[i - 1][1] == offsets[i][0]
+                or i + 1 < len(tokens) and tokens[i + 1] in HYPHENS
+                and offsets[i][1] == offsets[i + 1][0])
 
     def listed_with_large(self, document: Document, lowered: Sequence[str], i: int) -> bool:
         """``Iraq and Palestine``: listed with a country, a name is one too (a town is

@@ -63,6 +63,7 @@ def found(detector, text):
     ("Pittsburgh was cold.", []),
     ("Reading the label helps. Nice to meet you.", []),
     ("I took my Mustang in.", []),
+    ("Dr Vasquez-Thornbury said so, and Ms. Thornbury-Hale too.", []),
     # states, countries, continents; eponyms, drugs, months
     ("We live in Texas, near Canada, far from Europe.", []),
     ("Off to Georgia, Jordan and Israel.", []),
@@ -97,6 +98,7 @@ def test_places(places, text, expected):
     ("Ask Google, Medicare or Aetna.", []),
     ("The Cancer Center and the Children's Hospital.", []),
     ("Cheap Hotel Rome, and the MS center.", []),
+    ("The ALS clinic nurses were angels.", []),
     ("I had a party at Maren's.", []),
     ("I work for Maren now.", []),
     ("Dr. Okafor Clinic called.", []),
