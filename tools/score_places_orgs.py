@@ -12,6 +12,11 @@ lookalikes that must stay) that the steps removed. Usage::
 
 ``--sanity`` counts, on a file whose gold has no places or organisations (EWT), the words
 the two steps remove that are no gold name, and the gold name words they relabel.
+``--conll`` runs the two steps alone (no model) on a CoNLL file with entity types (BTC
+dev: PER, LOC, ORG; WNUT17 dev: person, location, corporation, ...) and counts the words
+they remove by gold type::
+
+    python3 tools/score_places_orgs.py --conll ../shared/data/btc/btc.dev.conll
 """
 import argparse
 import collections
@@ -114,12 +119,77 @@ def sanity(path: str, tagger) -> None:
     print("gold name words relabelled PLACE/ORG: %d" % relabelled)
 
 
+def read_conll(path: str):
+    """(tokens, entity type per token: ``LOC``, ``ORG``, ``PER``, ... or ``O``) per tweet;
+    WNUT17's types are mapped to BTC's (location, corporation, person)."""
+    kinds = {"location": "LOC", "corporation": "ORG", "person": "PER"}
+    tweets, tokens, tags = [], [], []
+    with open(path, encoding="utf-8") as handle:
+        for line in list(handle) + [""]:
+            if not line.strip():
+                if tokens:
+                    tweets.append((tokens, tags))
+                tokens, tags = [], []
+                continue
+            token, tag = line.rstrip("\n").split("\t")[:2]
+            kind = tag.split("-", 1)[1] if "-" in tag else "O"
+            tokens.append(token)
+            tags.append(kinds.get(kind, kind))
+    return tweets
+
+
+def conll(path: str) -> None:
+    """The two steps alone on a CoNLL file with entity types: each word they remove by the
+    gold type of its token, and the gold locations and organisations they remove."""
+    from mmbdeid.detect.org_names import OrgNameDetector
+    from mmbdeid.detect.place_names import PlaceNameDetector
+    from mmbdeid.files.corpora import detokenize
+    from mmbdeid.detect.place_names import city_words
+    from mmbdeid.detect.places import states_and_countries
+    towns = city_words() - states_and_countries()
+    steps = (PlaceNameDetector(), OrgNameDetector())
+    removed = collections.Counter()
+    gold = collections.Counter()
+    examples = collections.defaultdict(list)
+    for tokens, tags in read_conll(path):
+        text, offsets = detokenize(tokens)
+        document = Document.from_text(text)
+        spans = [span for step in steps for span in step.detect(document)]
+        for (start, end), tag in zip(offsets, tags):
+            if not text[start:end][:1].isalnum():
+                continue
+            label = label_at(spans, start, end)
+            gold[tag] += 1
+            if tag == "LOC" and text[start:end].lower() in towns:
+                gold["LOC town"] += 1
+                removed[("town", "LOC town")] += label is not None
+            if label is not None:
+                removed[(label, tag)] += 1
+                examples[(label, tag)].append(text[start:end])
+    for kind in KINDS:
+        print("%-5s removes %d words: %s" % (kind, sum(n for (k, t), n in removed.items()
+                                                       if k == kind), ", ".join(
+            "gold %s %d" % (tag, n) for (k, tag), n in sorted(removed.items()) if k == kind)))
+    for tag in ("LOC", "ORG", "LOC town"):
+        print("gold %s words %d, removed %d" % (
+            tag, gold[tag], sum(n for (_, t), n in removed.items() if t == tag)))
+    for key in sorted(examples):
+        if key[1] not in ("LOC", "LOC town") or key[0] != "PLACE":
+            print("%s on gold %s: %s" % (key[0], key[1], ", ".join(examples[key])))
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", default=SAMPLE)
     parser.add_argument("--sanity", action="store_true",
                         help="a file with person labels only: what the steps remove there")
+    parser.add_argument("--conll", action="store_true",
+                        help="a CoNLL file with entity types (BTC, WNUT17): the two steps "
+                             "alone, by the gold type of the words they remove")
     args = parser.parse_args(argv)
+    if args.conll:
+        conll(args.file)
+        return
     tagger = NameTagger.load(default_model_path())
     if args.sanity:
         sanity(args.file, tagger)

@@ -21,7 +21,8 @@ below) and not after a title or a capitalised first name (``Jack London``), wher
   state stays);
 * it is **listed** with a place found: ``in Austin and Dallas``, ``Omaha, Tulsa``;
 * in lower case, after a cue of where one lives (``i live in tulsa``, ``moved to
-  houston``), if it is no frequent English word;
+  houston``), or after any cue if it is a rarer word (``in milton``), if it is no frequent
+  English word;
 * or, with no cue, it can be no one's name and no common word: no first name, no surname
   of the census's ``MIN_SURNAME_RANK`` most frequent, below ``MAX_ZIPF`` in English,
   inside a sentence (not its first word), not written in title case (a capitalised
@@ -60,11 +61,13 @@ CUES = frozenset(
     {(word,) for word in LOCATIVES | {"from"}}
     | {("outside", "of"), ("native", "of"), ("resident", "of"), ("residents", "of")}
     | {(noun, "of") for noun in OF_NOUNS} | {(verb, "to") for verb in MOTION})
-# Before ``from``, words that make a place of a first name after it: ``I'm from Austin``.
-FROM_SUBJECTS = frozenset({"am", "'m", "\u2019m", "are", "'re", "\u2019re", "is", "'s",
-                           "\u2019s", "was", "were", "originally", "come", "comes", "came",
-                           "hail", "hails", "moved", "drove", "flew", "born", "family",
-                           "folks", "here", "all", "way"})
+# Before ``from``, words that make a place of a first name after it: ``I'm from Austin``;
+# those of ``BEING`` also of a city in lower case (``im from tampa``, not ``comes from
+# cocoa``).
+BEING = frozenset({"am", "'m", "\u2019m", "im", "are", "'re", "\u2019re", "is", "'s", "\u2019s",
+                   "was", "were", "originally"})
+FROM_SUBJECTS = BEING | frozenset({"come", "comes", "came", "hail", "hails", "moved", "drove",
+                                   "flew", "born", "family", "folks", "here", "all", "way"})
 # Cues of where one lives, after which a city counts in lower case too (``i live in
 # tulsa``), if less frequent in English than this (houston 4.4; nice 5.4, reading 5.1 not).
 HOME_CUES = frozenset({("live", "in"), ("lives", "in"), ("living", "in"), ("lived", "in"),
@@ -72,12 +75,16 @@ HOME_CUES = frozenset({("live", "in"), ("lives", "in"), ("living", "in"), ("live
                        ("move", "to"), ("moving", "to"), ("'m", "from"), ("\u2019m", "from"),
                        ("am", "from"), ("originally", "from")})
 MAX_LOWER_CASE_ZIPF = 4.5
+# After any other cue, a city in lower case below this frequency (milton 3.8, cali 3.3;
+# amsterdam 4.0, buffalo 4.1, bath 4.4 not).
+MAX_LOWER_CASE_ZIPF_ANY_CUE = 4.0
 # ``the <city>`` alone names the city below this frequency (bronx 3.6; colony 4.1 not).
 MAX_THE_ZIPF = 3.7
 # First words that make a place of the capitalised word after them, after a cue.
+# Not ``New``, ``North``, ``Grand``, ...: ``in West Texas`` is a region, ``in Grand Theft
+# Auto`` a game.
 PREFIXES = frozenset({"fort", "ft", "port", "lake", "mount", "mt", "cape", "san", "santa",
-                      "el", "los", "las", "new", "north", "south", "east", "west", "saint",
-                      "st", "glen", "palm", "grand"})
+                      "el", "los", "las", "saint", "st"})
 MAX_WORDS = 4
 # Words before a name that make it a thing one has: ``my Mustang``, ``a Phoenix``.
 OWNERS = frozenset({"my", "your", "his", "her", "our", "their", "its", "a", "an"})
@@ -217,7 +224,7 @@ class PlaceNameDetector(IndirectDetector):
             if i in covered or document.pattern_labels[i]:
                 continue
             if not _word(token):
-                if self.lower_case_home(document, lowered, i):
+                if self.lower_case_place(document, lowered, i):
                     found.append((i, i + 1))
                 continue
             if after_name(document, lowered, i, self.titles, self.first_names):
@@ -272,14 +279,21 @@ class PlaceNameDetector(IndirectDetector):
                  if lowered[j] in self.countries and _word(document.tokens[j])}
         return bool(large) and self._next_to(document, lowered, i, large)
 
-    def lower_case_home(self, document: Document, lowered: Sequence[str], i: int) -> bool:
-        """``i live in tulsa``: a city in lower case after a cue of where one lives, if it
-        is no frequent English word (``MAX_LOWER_CASE_ZIPF``)."""
+    def lower_case_place(self, document: Document, lowered: Sequence[str], i: int) -> bool:
+        """``i live in tulsa``, ``shopping in englewood``: a city in lower case after a
+        cue of where one lives, or after any cue, if it is no frequent English word
+        (``MAX_LOWER_CASE_ZIPF``, ``MAX_LOWER_CASE_ZIPF_ANY_CUE``)."""
         word = lowered[i]
-        return (word == document.tokens[i] and word in self.cities and word not in self.never
-                and self.zipf.get(word, 0.0) < MAX_LOWER_CASE_ZIPF
-                and bool(cue_before(lowered, i, HOME_CUES, longest=2))
-                and self.free_after(document, lowered, i + 1))
+        if not (word == document.tokens[i] and word in self.cities and word not in self.never
+                and self.free_after(document, lowered, i + 1)):
+            return False
+        zipf = self.zipf.get(word, 0.0)
+        if zipf < MAX_LOWER_CASE_ZIPF and cue_before(lowered, i, HOME_CUES, longest=2):
+            return True
+        cue = cue_before(lowered, i, CUES, longest=2)
+        if cue == ("from",):                # comes from cocoa: only im from, is from
+            return i > 1 and lowered[i - 2] in BEING and zipf < MAX_LOWER_CASE_ZIPF
+        return bool(cue) and zipf < MAX_LOWER_CASE_ZIPF_ANY_CUE
 
     def listed(self, document: Document, lowered: Sequence[str], found: List[Range],
                pending: List[Range]) -> List[Range]:

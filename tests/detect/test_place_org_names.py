@@ -44,6 +44,8 @@ def found(detector, text):
     ("We drove through Tulsa, then near Eau Claire.", ["Tulsa", "Eau Claire"]),
     ("Clinics in Omaha, Tulsa and Wichita.", ["Omaha", "Tulsa", "Wichita"]),
     ("i live in tulsa lol", ["tulsa"]),
+    ("shopping in englewood, im from tampa", ["englewood", "tampa"]),
+    ("chocolate comes from cocoa; relaxing in bath", []),
     ("We moved to Fort Hollowmere.", ["Fort Hollowmere"]),     # a prefix after a cue
     ("The air in the Bronx, and The Hague.", ["Bronx", "The Hague"]),
     ("She moved her practice to Boise, and Idaho is far.", ["Boise"]),
@@ -63,6 +65,7 @@ def found(detector, text):
     ("Pittsburgh was cold.", []),
     ("Reading the label helps. Nice to meet you.", []),
     ("I took my Mustang in.", []),
+    ("An advert in Grand Theft Auto, and in West Texas.", []),
     ("Dr Vasquez-Thornbury said so, and Ms. Thornbury-Hale too.", []),
     # states, countries, continents; eponyms, drugs, months
     ("We live in Texas, near Canada, far from Europe.", []),
