@@ -30,7 +30,8 @@ below) and not after a title or a capitalised first name (``Jack London``), wher
   Palestine``).
 
 Never after a possessive or an article (``my Mustang``, ``a Phoenix``), nor a part of a
-hyphenated word (``Dr. Vasquez-Thornbury``).
+hyphenated word (``Dr. Vasquez-Thornbury``), nor a small town that is a frequent word
+(``trust in God``: Gód, Hungary).
 
 A cue with a place prefix (``moved to Fort Smith``, ``near Lake Placid``) takes the
 capitalised words after the prefix even where the gazetteer lacks them. What the KEEP
@@ -55,6 +56,9 @@ CITY = "city"
 MIN_SURNAME_RANK = 1000
 # ... nor a word this frequent in English (reading 5.1, nice 5.4, deal 5.3).
 MAX_ZIPF = 5.0
+# A city that is as frequent a word needs this many people to be one even after a cue
+# (reading 318,014, york 156,135 are; god 15,874, deal 30,917 are not).
+MIN_WORD_TOWN_POPULATION = 100000
 # ``<noun> of Tulsa``; ``University of`` is an organisation's (org_names), not a cue here.
 OF_NOUNS = PLACE_NOUNS - {"university", "univ", "bank", "government", "governor", "mayor"}
 CUES = frozenset(
@@ -114,6 +118,15 @@ def place_phrases() -> Dict[Tuple[str, str], List[Tuple[Phrase, bool, bool]]]:
 
 
 @functools.lru_cache(maxsize=1)
+def word_towns() -> FrozenSet[str]:
+    """Cities that are a frequent English word (``MAX_ZIPF``) and small
+    (``MIN_WORD_TOWN_POPULATION``): ``trust in God`` (Gód, Hungary) is no place."""
+    zipf, population = load_zipf(), load_gazetteer("places", 2)
+    return frozenset(city for city in city_words() if zipf.get(city, 0.0) >= MAX_ZIPF
+                     and int(population.get(city) or 0) < MIN_WORD_TOWN_POPULATION)
+
+
+@functools.lru_cache(maxsize=1)
 def distinctive_cities() -> FrozenSet[str]:
     """Cities that need no cue (see the module): no first name, no frequent surname, no
     frequent English word."""
@@ -151,7 +164,7 @@ class PlaceNameDetector(IndirectDetector):
 
     def __init__(self, vetoing=()):
         super().__init__(vetoing)
-        self.cities = city_words()
+        self.cities = city_words() - word_towns()
         self.distinctive = distinctive_cities()
         self.phrases = place_phrases()
         self.regions = states_and_countries()

@@ -68,6 +68,8 @@ def found(detector, text):
     ("Pittsburgh was cold.", []),
     ("Reading the label helps. Nice to meet you.", []),
     ("I took my Mustang in.", []),
+    ("I believe in Jesus and trust in God.", []),
+    ("We moved to Reading.", ["Reading"]),
     ("An advert in Grand Theft Auto, and in West Texas.", []),
     ("Dr Vasquez-Thornbury said so, and Ms. Thornbury-Hale too.", []),
     # states, countries, continents; eponyms, drugs, months
