@@ -83,6 +83,11 @@ GENERIC = frozenset({"medical", "cancer", "health", "healthcare", "children", "c
                      "favorite", "favourite", "best", "cheap", "great", "good", "nice",
                      "old", "little", "big", "top",
                      "the", "of", "and", "&"})
+# Holidays one attends: ``attended Thanksgiving dinner``.
+HOLIDAYS = frozenset({"thanksgiving", "christmas", "xmas", "easter", "halloween", "hanukkah",
+                      "chanukah", "passover", "ramadan", "eid", "diwali", "kwanzaa", "lent",
+                      "advent", "mardi", "memorial", "labor", "independence", "mothers",
+                      "fathers", "valentines", "valentine's"})
 # Hospitals of ``organisations_extra.txt`` named alone.
 HOSPITALS = ("md anderson", "johns hopkins", "dana farber", "dana-farber", "cedars sinai",
              "cedars-sinai", "memorial sloan kettering", "sloan kettering", "mount sinai",
@@ -277,6 +282,7 @@ class OrgNameDetector(IndirectDetector):
             end += 1
         names = [lowered[k] for k in range(i, end) if tokens[k][:1].isalpha()]
         if (len(names) == 1 and cue in HOSPITAL_CUES and names[0] not in self.never
+                and names[0] not in self.generic
                 and (end >= len(tokens) or tokens[end] not in POSSESSIVES)):
             return i, end                   # an appointment at Mayo
         return (i, end) if names and self.may_be_organisation(names) else (i, i)
@@ -284,10 +290,13 @@ class OrgNameDetector(IndirectDetector):
     def may_be_organisation(self, names: Sequence[str]) -> bool:
         """Whether the words after a cue (lower case) may name an organisation: not a
         state, country or city, not a first name alone or before a name (but a saint's,
-        or an organisation of the gazetteers), not one frequent English word."""
+        or an organisation of the gazetteers), not one frequent English word, department
+        (a medical word: ``Neurology``, ``Rehab``) or holiday."""
         first, known = names[0], names[0] in self.organisations or names[0] in SAINTS
         if first in self.never and first not in SAINTS or " ".join(names) in self.places:
             return False
+        if len(names) == 1 and (first in self.generic or first in HOLIDAYS):
+            return False                    # referred to Neurology, attended Thanksgiving
         if first in self.first_names and (len(names) == 1 or names[1] in self.persons):
             return known
         return len(names) > 1 or known or self.zipf.get(first, 0.0) < MAX_ZIPF

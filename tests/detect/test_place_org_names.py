@@ -108,6 +108,8 @@ def test_places(places, text, expected):
     ("Cheap Hotel Rome, and the MS center.", []),
     ("The ALS clinic nurses were angels.", []),
     ("I had a party at Maren's.", []),
+    ("I was referred to Neurology, then transferred to Rehab.", []),
+    ("We attended Thanksgiving dinner. I work at home.", []),
     ("I work for Maren now.", []),
     ("Dr. Okafor Clinic called.", []),
     ("She attended Mass. Extra mayo, please.", []),
