@@ -31,6 +31,7 @@ from .gazetteers import after_name, capitalised, first_names, written_forms
 from .medical import POSSESSIVES
 
 PLACE = "place"
+PLACE_LABEL = "PLACE"      # the kind (mmbdeid.kinds) of a town an earlier scrub removed
 LARGE_KINDS = frozenset({"continent", "country", "state", "region", "subdivision"})
 # A large place is kept alone unless this share (per cent) of people or more bear it as a
 # first name (georgia 0.045, jordan 0.034, chad 0.083; israel 0.014 is kept) ...
@@ -138,24 +139,35 @@ class PlaceKeeper(Detector):
                 return True
         return False
 
+    def region_words(self, document: Document, lowered: Sequence[str], i: int) -> range:
+        """The indices of the state or country after the place at ``i`` (empty: none)."""
+        region = self.followed_by_region(document, lowered, i)
+        if not region:
+            return range(0)
+        end = region + 1
+        if lowered[region] not in self.regions and not document.tokens[region].isupper():
+            end += 1                            # a two-word state: New Mexico
+        return range(region, end)
+
     def detect(self, document: Document) -> List[Span]:
         tokens, offsets, patterns = document.tokens, document.offsets, document.pattern_labels
         lowered = lowered_tokens(tokens)
         kept: Set[int] = set()
         others: List[int] = []
+        # an earlier scrub's [PLACE]: its state stays as it did (``[PLACE], KS``)
+        if PLACE_LABEL in patterns:
+            for i, pattern in enumerate(patterns):
+                if pattern == PLACE_LABEL:
+                    kept.update(self.region_words(document, lowered, i))
         for i in indices_in(self.places, tokens):
             if (patterns[i] or after_name(document, lowered, i, self.titles, self.first_names)):
                 continue
-            region = self.followed_by_region(document, lowered, i)
+            region = self.region_words(document, lowered, i)
             if region or lowered[i] in self.large or self.after_locative(document, lowered, i):
                 kept.add(i)
             else:
                 others.append(i)
-            if region:
-                end = region + 1
-                if lowered[region] not in self.regions and not tokens[region].isupper():
-                    end += 1                    # a two-word state: New Mexico
-                kept.update(range(region, end))
+            kept.update(region)
         while others:                           # lists: a place kept keeps its neighbours
             listed = [i for i in others if self.listed_with(document, i, kept)]
             if not listed:

@@ -38,8 +38,10 @@ from .masked import MaskedNameDetector
 from .medical import MedicalTermKeeper
 from .not_names import NotNameKeeper
 from .offices import OfficeKeeper, OfficeNameDetector
+from .org_names import OrgNameDetector
 from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
+from .place_names import PlaceNameDetector
 from .placeholders import PlaceholderKeeper
 from .places import PlaceKeeper
 from .signoff import SignOffDetector
@@ -168,6 +170,13 @@ STEPS: Tuple[Step, ...] = (
     Step("completion", RULE, NameCompletion,
          lambda s: NameCompletion(s.keep_steps(), s.removed_above),
          "the rest of each name found (initials, particles, surnames, suffixes)"),
+    # After the rule steps (name completion never starts a name at a place), before the
+    # user's lists and the placeholders (which still win over them).
+    Step("place-names", RULE, PlaceNameDetector, lambda s: PlaceNameDetector(),
+         "towns and cities (in Tulsa, Fort Worth)", produces=("PLACE",)),
+    Step("org-names", RULE, OrgNameDetector, lambda s: OrgNameDetector(),
+         "employers, schools and hospitals (St. Agnes Hospital, I work at Acme)",
+         produces=("ORG",)),
     Step("allow", FILTER, AllowedTermKeeper,
          lambda s: AllowedTermKeeper(s.allow) if s.allow else None,
          "the user's allow list (--allow)"),

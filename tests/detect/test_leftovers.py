@@ -10,7 +10,8 @@ from stand_in_model import WordTagger
 # The stand-in model's threshold is 0.05: a near-miss scores from 0.005 up to 0.05.
 SCORES = {"Maren": 0.02, "maren": 0.03, "Bob": 0.9, "Tamoxifen": 0.03, "Ivo": 0.005,
           "Ula": 0.0049, "Edda": 0.05, "Zoe": 0.02}
-TEXT = "Thanks Maren and Bob, Tamoxifen helps. maren, Ivo, Ula, Edda and Zoe came."
+# (not "Maren and Bob": a name word joined by "and" to a name removed goes with it)
+TEXT = "Thanks Maren, hi Bob, Tamoxifen helps. maren, Ivo, Ula, Edda and Zoe came."
 
 
 def _near(text=TEXT, **lists):

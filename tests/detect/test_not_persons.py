@@ -87,6 +87,8 @@ def test_an_entry_that_reads_as_a_person_is_left_out(parts, person):
     ("I told Houston", []),
     # a town before a comma and a state or country (the state kept too)
     ("Lawrence, KS and Hobbs, New Mexico", ["Lawrence", "KS", "Hobbs", "New", "Mexico"]),
+    # an earlier scrub's town keeps its state kept (scrubbing scrubbed text changes nothing)
+    ("We live in [PLACE], KS now", ["KS"]),
     ("Thanks Mariel Concepcion, NY", []),                      # a surname after a first name
     # listed with a place kept
     ("Syria and Jordan", ["Syria", "Jordan"]),
