@@ -106,6 +106,7 @@ class MultiListIndex:
             self.index = FuzzyIndex(lists_of, max_distance)
             self._membership = ListMembership(self.index.words, lists_of)
         self._cache: dict[str, dict[str, int]] = {}
+        self._word_count = len(self.index)
 
     def nearest(self, token: str) -> dict[str, int]:
         """List name -> smallest distance (0, 1 or 2) for the lists within reach."""
@@ -123,6 +124,10 @@ class MultiListIndex:
             return
         if len(self._cache) + len(new) > DISTANCE_CACHE_SIZE:
             self._cache.clear()   # bounded memory; text is Zipfian, the cache refills fast
+        if not self._word_count:  # (no usernames: a text alone) nothing is near
+            for token in new:
+                self._cache[token] = {}
+            return
         clean = [without_surrogates(t) for t in new]
         if self._membership is not None:
             for token, answer in zip(new, self._membership.nearest(self.index, clean,
