@@ -92,10 +92,43 @@ class _Scores:
     def rank(self, score: float) -> float:
         """Rank (0 = best) of one of the members scoring ``score``: those above it, and half
         of the others tied with it."""
+        above, equal = self.around(score)
+        return above + max(0, equal - 1) / 2
+
+    def around(self, score: float) -> Tuple[int, int]:
+        """(members above ``score``, members equal to it)."""
         lo = bisect.bisect_left(self.keys, -score)
         hi = bisect.bisect_right(self.keys, -score)
-        equal = self.before[hi] - self.before[lo]
-        return self.before[lo] + max(0, equal - 1) / 2
+        return self.before[lo], self.before[hi] - self.before[lo]
+
+
+class _ChangedScores:
+    """``_Scores(base counts + change)`` from the base's ``_Scores`` and the change (a few
+    counts, some negative), without sorting the base again: counts above and equal to a
+    score add up."""
+
+    def __init__(self, base: _Scores, change: Counter):
+        self.base = base
+        self.change = _Scores(+change)                 # the counts added
+        self.removed = _Scores(-change)                # those taken away
+        self.total = base.total + self.change.total - self.removed.total
+
+    @classmethod
+    def of(cls, base: _Scores, base_counts: Counter, change: Counter):
+        """The scores of ``base_counts + change``; with a count below 0 (which the sum
+        would drop), sorted afresh."""
+        if any(base_counts.get(score, 0) + n < 0 for score, n in change.items()):
+            universe = Counter(base_counts)
+            universe.update(change)
+            return _Scores(universe)
+        return cls(base, change)
+
+    def rank(self, score: float) -> float:
+        parts = (self.base.around(score), self.change.around(score),
+                 self.removed.around(score))
+        above = parts[0][0] + parts[1][0] - parts[2][0]
+        equal = parts[0][1] + parts[1][1] - parts[2][1]
+        return above + max(0, equal - 1) / 2
 
 
 class ReferenceStats:
@@ -117,6 +150,7 @@ class ReferenceStats:
         self.border_hist = Counter()       # border score -> terms (every reference term)
         for n, border, terms in connection.execute("SELECT n, border, terms FROM border_hist"):
             self.border_hist[border_score(n, border)] += terms
+        self.border_scores = _Scores(self.border_hist)
         self.board_hist = Counter()        # typical board's score -> terms (every term)
         for board_n, board_df, terms in connection.execute(
                 "SELECT board_n, board_df, terms FROM board_hist"):
@@ -192,16 +226,16 @@ class CombinedStats:
     def _pool_terms(self, own_terms: Dict[str, Tuple[int, int, int, int]]) -> None:
         ref = self.reference
         self._pooled: Dict[str, Tuple[int, int, int, int]] = {}
-        universe = Counter(ref.border_hist)
+        change = Counter()          # to the reference's scores (not sorted again per input)
         for term, (n, border, mid, capitalised) in own_terms.items():
             r = ref.term(term)
             if r[1]:
-                universe[border_score(r[0], r[1])] -= 1     # replaced by its pooled score
+                change[border_score(r[0], r[1])] -= 1       # replaced by its pooled score
             pooled = (r[0] + n, r[1] + border, r[2] + mid, r[3] + capitalised)
             self._pooled[term] = pooled
             if pooled[1]:
-                universe[border_score(pooled[0], pooled[1])] += 1
-        self._border = _Scores(universe)
+                change[border_score(pooled[0], pooled[1])] += 1
+        self._border = _ChangedScores.of(ref.border_scores, ref.border_hist, change)
 
     def _pooled_term(self, term: str) -> Tuple[int, int, int, int]:
         pooled = self._pooled.get(term)
