@@ -20,7 +20,7 @@ and weights are exactly the featurizer's and the model's, so the scores are thos
 python-crfsuite computes, up to the order of the floating-point additions.
 """
 import itertools
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -34,7 +34,8 @@ from ..model.features import Featurizer, to_attributes
 # the types seen first are the frequent ones).
 TYPE_ROWS = 100_000
 FIRST_TYPE_ROWS = 512
-# Token types whose plain feature rows are kept across scorers (some 300 bytes each).
+# Token types whose plain feature rows, and (type, statistics features) pairs whose summed
+# weights, are kept across scorers (some 300 bytes each).
 PLAIN_TYPES = 50_000
 _TOP, _PARAGRAPH_TOP = POSITION_LIMITS[-1], PARAGRAPH_LIMITS[-1]
 
@@ -99,6 +100,7 @@ class EmissionScorer(Featurizer):
         # token -> the rows of its plain features (``plain_type_features``): they depend
         # on the token alone, so the scorers ``with_stats`` makes share them
         self._plain_rows: Dict[str, np.ndarray] = {}
+        self._vectors: Dict[tuple, np.ndarray] = {}         # (see _type_vector)
         n_buckets = (len(_ABSOLUTE) + 1) * (len(_SHARES) + 1)
         self._rank_vectors = {kind: np.array([self._block(to_attributes(
             {"%s:%s" % (kind, name): 1.0 for name in _bucket_names(k)}))
@@ -166,10 +168,23 @@ class EmissionScorer(Featurizer):
         offset (only the model's attributes have any)."""
         return self._attribute_blocks[self._rows(attributes)].sum(axis=0)
 
-    def _rows(self, attributes: List[str]) -> np.ndarray:
+    def _rows(self, attributes: Sequence[str]) -> np.ndarray:
         """The rows of ``_attribute_blocks`` of the model's unprefixed ``attributes``."""
         get = self._attribute_ids.get
         return np.array([row for row in map(get, attributes) if row], dtype=np.intp)
+
+    def _type_vector(self, token: str, stats_attributes: tuple) -> np.ndarray:
+        """The summed weights of ``type_features(token)``, whose statistics part is
+        ``stats_attributes``: summed once per pair, in the features' order, and kept
+        across the scorers ``with_stats`` makes (a frequent word's pair recurs)."""
+        key = (token, stats_attributes)
+        vector = self._vectors.get(key)
+        if vector is None:
+            if len(self._vectors) >= PLAIN_TYPES:
+                self._vectors.clear()           # bounded; text is Zipfian, it refills fast
+            vector = self._vectors[key] = self._attribute_blocks[np.concatenate((
+                self._plain_rows_of(token), self._rows(stats_attributes)))].sum(axis=0)
+        return vector
 
     def _plain_rows_of(self, token: str) -> np.ndarray:
         rows = self._plain_rows.get(token)
@@ -237,10 +252,8 @@ class EmissionScorer(Featurizer):
                                  + self._type_vectors.shape[1:])
                 grown[:row] = self._type_vectors
                 self._type_vectors = grown
-            # the rows of type_features(token), in its order: the same sum
-            self._type_vectors[row] = self._attribute_blocks[np.concatenate((
-                self._plain_rows_of(token), self._rows(to_attributes(
-                    self.stats_type_features(token)))))].sum(axis=0)
+            self._type_vectors[row] = self._type_vector(token, tuple(to_attributes(
+                self.stats_type_features(token))))
             entry = self._type_cache[token] = _ScoredType(
                 row, lower, term_of(lower), self._board_user_distances(lower))
         return entry
