@@ -187,11 +187,11 @@ class Featurizer:
     def stats_type_features(self, token: str) -> Features:
         """The features of a token type that the corpus statistics give (their names are
         not among the plain features')."""
-        features: Features = {}
         term = term_of(token.lower())
-        if self.stats is not None and term is not None:
-            features.update(capitalisation_features(*self.stats.capitalisation(term)))
-            features.update(rank_features("border", *self.stats.border_rank(term)))
+        if self.stats is None or term is None:
+            return {}
+        features = capitalisation_features(*self.stats.capitalisation(term))
+        features.update(rank_features("border", *self.stats.border_rank(term)))
         return features
 
     def _type_entry(self, token: str) -> _TypeEntry:

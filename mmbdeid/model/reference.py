@@ -124,10 +124,13 @@ class _ChangedScores:
         return cls(base, change)
 
     def rank(self, score: float) -> float:
-        parts = (self.base.around(score), self.change.around(score),
-                 self.removed.around(score))
-        above = parts[0][0] + parts[1][0] - parts[2][0]
-        equal = parts[0][1] + parts[1][1] - parts[2][1]
+        above, equal = self.base.around(score)
+        if self.change.keys:
+            more, tied = self.change.around(score)
+            above, equal = above + more, equal + tied
+        if self.removed.keys:
+            fewer, untied = self.removed.around(score)
+            above, equal = above - fewer, equal - untied
         return above + max(0, equal - 1) / 2
 
 
@@ -226,6 +229,7 @@ class CombinedStats:
     def _pool_terms(self, own_terms: Dict[str, Tuple[int, int, int, int]]) -> None:
         ref = self.reference
         self._pooled: Dict[str, Tuple[int, int, int, int]] = {}
+        self._pooled_scores: Dict[str, float] = {}      # those with a border score
         change = Counter()          # to the reference's scores (not sorted again per input)
         for term, (n, border, mid, capitalised) in own_terms.items():
             r = ref.term(term)
@@ -234,7 +238,8 @@ class CombinedStats:
             pooled = (r[0] + n, r[1] + border, r[2] + mid, r[3] + capitalised)
             self._pooled[term] = pooled
             if pooled[1]:
-                change[border_score(pooled[0], pooled[1])] += 1
+                score = self._pooled_scores[term] = border_score(pooled[0], pooled[1])
+                change[score] += 1
         self._border = _ChangedScores.of(ref.border_scores, ref.border_hist, change)
 
     def _pooled_term(self, term: str) -> Tuple[int, int, int, int]:
@@ -244,11 +249,14 @@ class CombinedStats:
     def border_rank(self, term: str) -> Tuple[Optional[int], int]:
         if not self.thin_dump:
             return self.own.border_rank(term)
-        n, border, _, _ = self._pooled_term(term)
         size = self._border.total
-        if not border:
-            return None, size
-        rank = int(self._border.rank(border_score(n, border)))
+        score = self._pooled_scores.get(term)
+        if score is None:                   # (a term of the reference alone, or none)
+            n, border, _, _ = self._pooled_term(term)
+            if not border:
+                return None, size
+            score = border_score(n, border)
+        rank = int(self._border.rank(score))
         return (rank if rank < _keep_limit(size) else None), size
 
     def capitalisation(self, term: str) -> Tuple[int, int]:
