@@ -97,10 +97,12 @@ class EmissionScorer(Featurizer):
         self._type_rows = max(2, TYPE_ROWS if type_rows is None else type_rows)
         super().__init__(stats, window=window, attribute_index=attribute_index)
         self._attribute_ids, self._attribute_blocks = self._blocks_by_attribute()
-        # token -> the rows of its plain features (``plain_type_features``): they depend
-        # on the token alone, so the scorers ``with_stats`` makes share them
-        self._plain_rows: Dict[str, np.ndarray] = {}
-        self._vectors: Dict[tuple, np.ndarray] = {}         # (see _type_vector)
+        # Shared by the scorers ``with_stats`` makes, from the first (a scorer used alone,
+        # as in a dump's worker, sums each type once and needs neither): token -> the rows
+        # of its plain features (``plain_type_features``, the token's alone), and see
+        # _type_vector
+        self._plain_rows: Optional[Dict[str, np.ndarray]] = None
+        self._vectors: Optional[Dict[tuple, np.ndarray]] = None
         n_buckets = (len(_ABSOLUTE) + 1) * (len(_SHARES) + 1)
         self._rank_vectors = {kind: np.array([self._block(to_attributes(
             {"%s:%s" % (kind, name): 1.0 for name in _bucket_names(k)}))
@@ -108,6 +110,11 @@ class EmissionScorer(Featurizer):
         self._bias_vector = self._sum(self._bias)
         self._pad_vectors = {offset: self._sum(unit) for offset, unit in self._pad_unit.items()}
         self._position_vectors = self._all_positions()
+
+    def with_stats(self, stats) -> "EmissionScorer":
+        if self._vectors is None:
+            self._plain_rows, self._vectors = {}, {}
+        return super().with_stats(stats)
 
     def _start_run(self, stats) -> None:
         super()._start_run(stats)
@@ -252,8 +259,11 @@ class EmissionScorer(Featurizer):
                                  + self._type_vectors.shape[1:])
                 grown[:row] = self._type_vectors
                 self._type_vectors = grown
-            self._type_vectors[row] = self._type_vector(token, tuple(to_attributes(
-                self.stats_type_features(token))))
+            if self._vectors is None:
+                self._type_vectors[row] = self._block(to_attributes(self.type_features(token)))
+            else:
+                self._type_vectors[row] = self._type_vector(token, tuple(to_attributes(
+                    self.stats_type_features(token))))
             entry = self._type_cache[token] = _ScoredType(
                 row, lower, term_of(lower), self._board_user_distances(lower))
         return entry

@@ -46,3 +46,15 @@ def test_statistics_features_do_not_share_a_name_with_the_plain_ones(default_tag
     for token in {token for document in documents for token in document.tokens}:
         assert not set(scorer.plain_type_features(token)) & \
             set(scorer.stats_type_features(token))
+
+
+def test_a_scorer_used_alone_keeps_no_shared_sums(default_tagger, inputs):
+    """(a dump's worker scores each type once: the shared caches would only take memory)"""
+    documents, stats = inputs[0]
+    tagger = BatchedTagger.of(default_tagger, stats)
+    tagger.first_stage(documents)
+    assert tagger.scorer._vectors is None and tagger.scorer._plain_rows is None
+    template = BatchedTagger.of(default_tagger, None)
+    twin = template.with_stats(stats)
+    twin.first_stage(documents)
+    assert twin.scorer._vectors is template.scorer._vectors and twin.scorer._vectors
