@@ -18,7 +18,8 @@ the table says):
 * ``scrub_records``: one call with N records (all their fields);
 * ``scrub_dataframe``: one call with a DataFrame of N rows (pandas needed).
 
-Printed per row: rounds, calls timed, the median milliseconds per call, calls per second
+Printed per row: rounds, calls timed, the median milliseconds per call (wall time, and the
+process's CPU time, which other load on the machine changes less), calls per second
 and posts per second (over the total time of the timed calls), the first call's seconds
 (import excluded, printed apart), and the process's peak RSS. See benchmarks/README.md.
 """
@@ -93,13 +94,14 @@ def measure(function, posts_path, n, fields, min_posts, min_rounds, budget):
     first_call()
     first_seconds = time.perf_counter() - started
     rounds = max(min_rounds, math.ceil(min_posts / n))
-    times, scrubbed, done, stopped = [], 0, 0, False
+    times, cpu_times, scrubbed, done, stopped = [], [], 0, 0, False
     deadline = time.perf_counter() + budget
     for _ in range(rounds):
         for call, count in _calls(function, posts, n, fields):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             call()
             times.append(time.perf_counter() - started)
+            cpu_times.append(time.process_time() - cpu_started)
             scrubbed += count
             if time.perf_counter() > deadline:
                 stopped = True
@@ -110,7 +112,9 @@ def measure(function, posts_path, n, fields, min_posts, min_rounds, budget):
     total = sum(times)
     return {"function": function, "posts": n, "rounds": done, "calls": len(times),
             "stopped": stopped, "import_s": import_seconds, "first_s": first_seconds,
-            "median_ms": 1000 * statistics.median(times), "calls_per_s": len(times) / total,
+            "median_ms": 1000 * statistics.median(times),
+            "median_cpu_ms": 1000 * statistics.median(cpu_times),
+            "calls_per_s": len(times) / total,
             "posts_per_s": scrubbed / total,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
@@ -124,9 +128,9 @@ def _child(args):
 # -- the parent --------------------------------------------------------------------------
 def _row(result):
     rounds = "%d%s" % (result["rounds"], "*" if result["stopped"] else "")
-    return "%-16s %7d %7s %7d %10.2f %10.1f %10.1f %9.2f %9.2f %9.0f" % (
+    return "%-16s %7d %7s %7d %10.2f %10.2f %10.1f %10.1f %9.2f %9.2f %9.0f" % (
         result["function"], result["posts"], rounds, result["calls"], result["median_ms"],
-        result["calls_per_s"], result["posts_per_s"], result["import_s"], result["first_s"],
+        result["median_cpu_ms"], result["calls_per_s"], result["posts_per_s"], result["import_s"], result["first_s"],
         result["peak_rss_mib"])
 
 
@@ -172,8 +176,9 @@ def main(argv=None):
               % (len(posts), TOKENS[0], TOKENS[1],
                  statistics.mean(len(p["text"].split()) for p in posts), args.seed,
                  "; scrub() with author, thread, board" if args.fields else ""))
-        print("%-16s %7s %7s %7s %10s %10s %10s %9s %9s %9s" % (
-            "function", "posts", "rounds", "calls", "median ms", "calls/s", "posts/s",
+        print("%-16s %7s %7s %7s %10s %10s %10s %10s %9s %9s %9s" % (
+            "function", "posts", "rounds", "calls", "median ms", "median CPU", "calls/s",
+            "posts/s",
             "import s", "first s", "peak MiB"))
         for function in args.functions:
             for n in args.posts:
@@ -185,8 +190,9 @@ def main(argv=None):
                     command.append("--fields")
                 done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
                 print(_row(json.loads(done.stdout.strip().splitlines()[-1])), flush=True)
-    print("rounds*: stopped early at --budget; median ms: per call (scrub: one post; the "
-          "others: all N posts); first s: the first call of the process (one post), "
+    print("rounds*: stopped early at --budget; median ms: wall time per call (scrub: one "
+          "post; the others: all N posts); median CPU: the process's CPU ms per call (less "
+          "sensitive to other load); first s: the first call of the process (one post), "
           "import excluded")
 
 
