@@ -47,6 +47,9 @@ class Scrubber:
 
     The options are checked as the command line checks its own: a wrong one raises
     ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
+
+    The model and the chain's steps that read no statistics are built on the first call
+    and reused by the later ones, in any thread (docs/python-api.md, "Repeated calls").
     """
 
     def __init__(self, model: Union[str, "os.PathLike[str]", NameTagger, None] = None,
