@@ -14,15 +14,20 @@ line, which streams.
 """
 import math
 import os
+import threading
+from collections import OrderedDict
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import checks
 from .detect.analyzer import Analyzer
 from .detect.registry import step_names
+from .detect.reusable import ReusableChain
 from .kinds import DEFAULT_KINDS, parse_kinds
 from .model.reference import with_reference
 from .model.stats import CorpusStats
 from .model.tagger import NameTagger, default_model_path
+from .model.thin_stats import input_stats
+from .output.hash_key import ENVIRONMENT_VARIABLE
 from .output.modes import operator_for
 from .spans import Span, merge_mentions
 from .text.document import Document
@@ -51,6 +56,9 @@ class Scrubber:
 
     The options are checked as the command line checks its own: a wrong one raises
     ``TypeError`` (a value of the wrong kind) or ``ValueError`` (out of range) naming it.
+
+    The model and the chain's steps that read no statistics are built on the first call
+    and reused by the later ones, in any thread (docs/python-api.md, "Repeated calls").
     """
 
     def __init__(self, model: Union[str, "os.PathLike[str]", NameTagger, None] = None,
@@ -75,6 +83,16 @@ class Scrubber:
         self.deny = checks.terms(deny, "deny")
         self.operator = operator_for(mode, hash_key)    # holds the key, never shown
         self._tagger: Optional[NameTagger] = None
+        self._reusable: Optional[tuple] = None      # (model state, ReusableChain)
+        self._lock = threading.Lock()
+
+    def __getstate__(self):
+        # a copy (pickled: spaCy's pipelines) builds its own chain, with its own lock
+        return dict(self.__dict__, _reusable=None, _lock=None)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     @classmethod
     def default(cls, **options: Any) -> "Scrubber":
@@ -84,10 +102,10 @@ class Scrubber:
     @property
     def tagger(self) -> NameTagger:
         if self._tagger is None:
-            if isinstance(self.model, NameTagger):
-                self._tagger = self.model
-            else:
-                self._tagger = NameTagger.load(self.model or default_model_path())
+            with self._lock:                # loaded once, whichever thread asks first
+                if self._tagger is None:
+                    self._tagger = self.model if isinstance(self.model, NameTagger) \
+                        else NameTagger.load(self.model or default_model_path())
         return self._tagger
 
     # -- texts ---------------------------------------------------------------------------
@@ -184,10 +202,28 @@ class Scrubber:
         if self.stats is not None:
             stats = CorpusStats.load(self.stats)
         else:
-            stats = CorpusStats.build(documents)
-        return Analyzer.build(self.tagger, with_reference(stats), threshold=self.threshold,
-                              steps=self._step_names, allow=self.allow, deny=self.deny,
-                              kinds=self.kinds)
+            stats = input_stats(documents)
+        return self._chain().analyzer(with_reference(stats))
+
+    def _chain(self) -> ReusableChain:
+        """The chain's detectors that do not depend on the texts, built on the first call
+        and again only when the model has changed since (a NameTagger given may be fitted
+        again or given another threshold)."""
+        tagger = self.tagger
+        state = _model_state(tagger)
+        with self._lock:
+            if self._reusable is None or self._reusable[0] != state:
+                self._reusable = (state, ReusableChain(
+                    tagger, threshold=self.threshold, steps=self._step_names,
+                    allow=self.allow, deny=self.deny, kinds=self.kinds))
+            return self._reusable[1]
+
+
+def _model_state(tagger: NameTagger) -> tuple:
+    """What the chain is built from that a fitted tagger may change: its models (compared
+    by identity first: a refit makes new bytes), threshold and window."""
+    return (getattr(tagger, "model_bytes_", None), getattr(tagger, "context_bytes_", None),
+            tagger.threshold, tagger.window)
 
 
 def _kinds(value: Union[str, Sequence[str], None]) -> Tuple[str, ...]:
@@ -251,17 +287,62 @@ def _as_field(value: Any) -> Any:
     return value if isinstance(value, str) else str(value)
 
 
-_DEFAULT: Optional[Scrubber] = None
+# The scrubbers of the module-level functions, by their options, the least recently used
+# dropped past SCRUBBERS_KEPT: each holds a model and its chain.
+SCRUBBERS_KEPT = 4
+_SCRUBBERS: "OrderedDict[tuple, Scrubber]" = OrderedDict()
+_SCRUBBERS_LOCK = threading.Lock()
 
 
 def _scrubber(options: dict) -> Scrubber:
-    """The shared default scrubber (its model is loaded once), or a new one with options."""
-    global _DEFAULT
-    if options:
+    """The scrubber of ``options``, made on the first call with them and then reused (its
+    model is loaded and its chain built once); a new one for options that cannot be a key
+    (a new Scrubber checks them)."""
+    key = _options_key(options)
+    if key is None:
         return Scrubber(**options)
-    if _DEFAULT is None:
-        _DEFAULT = Scrubber.default()
-    return _DEFAULT
+    with _SCRUBBERS_LOCK:
+        scrubber = _SCRUBBERS.get(key)
+        if scrubber is not None:
+            _SCRUBBERS.move_to_end(key)
+            return scrubber
+    scrubber = Scrubber(**options)          # (outside the lock: loading takes seconds)
+    with _SCRUBBERS_LOCK:
+        scrubber = _SCRUBBERS.setdefault(key, scrubber)
+        _SCRUBBERS.move_to_end(key)
+        while len(_SCRUBBERS) > SCRUBBERS_KEPT:
+            _SCRUBBERS.popitem(last=False)
+    return scrubber
+
+
+def _options_key(options: dict) -> Optional[tuple]:
+    """``options`` as a key: lists as tuples, a NameTagger by identity (the scrubber kept
+    holds it, so no other object takes its id; one fitted again is noticed by the
+    scrubber), a model file with its size and modification time (a file written again is
+    read again); None for a value of another kind."""
+    key = []
+    for name, value in sorted(options.items()):
+        if isinstance(value, NameTagger):
+            value = ("NameTagger", id(value))
+        elif isinstance(value, os.PathLike) or (name == "model" and isinstance(value, str)):
+            path = os.fspath(value)
+            try:
+                found = os.stat(path)
+            except (OSError, ValueError):
+                return None                 # (the Scrubber says what is wrong)
+            value = ("file", path, found.st_size, found.st_mtime_ns)
+        elif isinstance(value, (list, tuple)):
+            value = tuple(value)
+        try:
+            hash(value)
+        except TypeError:
+            return None
+        key.append((name, value))
+    if options.get("mode") == "hash" and options.get("hash_key") is None:
+        # the key read from the environment when the scrubber is made: a new one, a new
+        # scrubber
+        key.append(("environment", os.environ.get(ENVIRONMENT_VARIABLE)))
+    return tuple(key)
 
 
 def scrub(text: str, author: Optional[str] = None, thread: Optional[str] = None,

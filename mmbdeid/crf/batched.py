@@ -15,6 +15,7 @@ A post longer than ``LONG_POST`` tokens takes the previous path (its items a blo
 time, bounded memory: :class:`~.marginals.ExactTagger`): the per-post arrays here grow with
 the post.
 """
+import copy
 from typing import List, Optional, Sequence
 
 import numpy as np
@@ -78,6 +79,15 @@ class BatchedTagger:
             except (ValueError, IndexError):   # CrfsuiteFormatError is a ValueError
                 return None
         return cls(chain, tagger.window, stats, context_chain)
+
+    def with_stats(self, stats) -> "BatchedTagger":
+        """The same model's tagger for other corpus statistics, sharing the weight tables
+        (slow to build) with this one."""
+        twin = copy.copy(self)
+        twin.stats = stats
+        twin.scorer = self.scorer.with_stats(stats)
+        twin._exact = None
+        return twin
 
     # -- the two steps ----------------------------------------------------------------
     def emissions(self, documents: Sequence) -> np.ndarray:

@@ -20,7 +20,7 @@ and weights are exactly the featurizer's and the model's, so the scores are thos
 python-crfsuite computes, up to the order of the floating-point additions.
 """
 import itertools
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -33,6 +33,10 @@ from ..model.features import Featurizer, to_attributes
 # Python objects; when the table is full the newest half is forgotten (text is Zipfian:
 # the types seen first are the frequent ones).
 TYPE_ROWS = 100_000
+FIRST_TYPE_ROWS = 512
+# Token types whose plain feature rows, and (type, statistics features) pairs whose summed
+# weights, are kept across scorers (some 300 bytes each).
+PLAIN_TYPES = 50_000
 _TOP, _PARAGRAPH_TOP = POSITION_LIMITS[-1], PARAGRAPH_LIMITS[-1]
 
 
@@ -88,17 +92,17 @@ class EmissionScorer(Featurizer):
 
     def __init__(self, stats, window: int, attribute_index: Dict[str, int],
                  weights: np.ndarray, type_rows: Optional[int] = None):
-        super().__init__(stats, window=window, attribute_index=attribute_index)
+        # (set first: the featurizer's _start_run, which makes the tables, needs them)
         self.weights = np.asarray(weights, dtype=np.float64)
-        n_labels = self.weights.shape[1]
-        width = 2 * window + 1
-        self._attribute_ids, self._attribute_blocks = self._blocks_by_attribute()
         self._type_rows = max(2, TYPE_ROWS if type_rows is None else type_rows)
-        # row 0: no type (a pattern token has only its pattern atom)
-        self._type_vectors = np.zeros((self._type_rows, width, n_labels))
-        self._next_type_row = 1
-        self._atom_rows: Dict[tuple, int] = {(): 0}
-        self._atom_vectors = np.zeros((16, width, n_labels))
+        super().__init__(stats, window=window, attribute_index=attribute_index)
+        self._attribute_ids, self._attribute_blocks = self._blocks_by_attribute()
+        # Shared by the scorers ``with_stats`` makes, from the first (a scorer used alone,
+        # as in a dump's worker, sums each type once and needs neither): token -> the rows
+        # of its plain features (``plain_type_features``, the token's alone), and see
+        # _type_vector
+        self._plain_rows: Optional[Dict[str, np.ndarray]] = None
+        self._vectors: Optional[Dict[tuple, np.ndarray]] = None
         n_buckets = (len(_ABSOLUTE) + 1) * (len(_SHARES) + 1)
         self._rank_vectors = {kind: np.array([self._block(to_attributes(
             {"%s:%s" % (kind, name): 1.0 for name in _bucket_names(k)}))
@@ -106,6 +110,21 @@ class EmissionScorer(Featurizer):
         self._bias_vector = self._sum(self._bias)
         self._pad_vectors = {offset: self._sum(unit) for offset, unit in self._pad_unit.items()}
         self._position_vectors = self._all_positions()
+
+    def with_stats(self, stats) -> "EmissionScorer":
+        if self._vectors is None:
+            self._plain_rows, self._vectors = {}, {}
+        return super().with_stats(stats)
+
+    def _start_run(self, stats) -> None:
+        super()._start_run(stats)
+        shape = (2 * self.window + 1, self.weights.shape[1])
+        # row 0: no type (a pattern token has only its pattern atom); the table grows to
+        # ``_type_rows`` as types come (a post has a few dozen: its pages are touched anew)
+        self._type_vectors = np.zeros((min(self._type_rows, FIRST_TYPE_ROWS),) + shape)
+        self._next_type_row = 1
+        self._atom_rows: Dict[tuple, int] = {(): 0}
+        self._atom_vectors = np.zeros((16,) + shape)
 
     @property
     def max_tokens(self) -> int:
@@ -154,9 +173,34 @@ class EmissionScorer(Featurizer):
     def _block(self, attributes: List[str]) -> np.ndarray:
         """(window offsets x labels): the summed weights of unprefixed attributes at every
         offset (only the model's attributes have any)."""
+        return self._attribute_blocks[self._rows(attributes)].sum(axis=0)
+
+    def _rows(self, attributes: Sequence[str]) -> np.ndarray:
+        """The rows of ``_attribute_blocks`` of the model's unprefixed ``attributes``."""
         get = self._attribute_ids.get
-        rows = [row for row in map(get, attributes) if row]
-        return self._attribute_blocks[rows].sum(axis=0)
+        return np.array([row for row in map(get, attributes) if row], dtype=np.intp)
+
+    def _type_vector(self, token: str, stats_attributes: tuple) -> np.ndarray:
+        """The summed weights of ``type_features(token)``, whose statistics part is
+        ``stats_attributes``: summed once per pair, in the features' order, and kept
+        across the scorers ``with_stats`` makes (a frequent word's pair recurs)."""
+        key = (token, stats_attributes)
+        vector = self._vectors.get(key)
+        if vector is None:
+            if len(self._vectors) >= PLAIN_TYPES:
+                self._vectors.clear()           # bounded; text is Zipfian, it refills fast
+            vector = self._vectors[key] = self._attribute_blocks[np.concatenate((
+                self._plain_rows_of(token), self._rows(stats_attributes)))].sum(axis=0)
+        return vector
+
+    def _plain_rows_of(self, token: str) -> np.ndarray:
+        rows = self._plain_rows.get(token)
+        if rows is None:
+            if len(self._plain_rows) >= PLAIN_TYPES:
+                self._plain_rows.clear()        # bounded; text is Zipfian, it refills fast
+            rows = self._plain_rows[token] = self._rows(to_attributes(
+                self.plain_type_features(token)))
+        return rows
 
     # -- positions ------------------------------------------------------------------
     def _all_positions(self) -> np.ndarray:
@@ -210,7 +254,16 @@ class EmissionScorer(Featurizer):
             lower = token.lower()
             row = self._next_type_row
             self._next_type_row += 1
-            self._type_vectors[row] = self._block(to_attributes(self.type_features(token)))
+            if row >= len(self._type_vectors):
+                grown = np.zeros((min(self._type_rows, 2 * len(self._type_vectors)),)
+                                 + self._type_vectors.shape[1:])
+                grown[:row] = self._type_vectors
+                self._type_vectors = grown
+            if self._vectors is None:
+                self._type_vectors[row] = self._block(to_attributes(self.type_features(token)))
+            else:
+                self._type_vectors[row] = self._type_vector(token, tuple(to_attributes(
+                    self.stats_type_features(token))))
             entry = self._type_cache[token] = _ScoredType(
                 row, lower, term_of(lower), self._board_user_distances(lower))
         return entry

@@ -7,6 +7,7 @@ arithmetic. Both give the same marginals to within 1e-6 (a test); the batched ta
 the faster. Posts are scored a batch at a time: those given to ``prefetch`` (a chunk of a
 dump), or the whole corpus given to ``prepare``.
 """
+import copy
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -30,6 +31,7 @@ class CrfDetector(Detector):
     def __init__(self, tagger, stats=None, threshold: Optional[float] = None,
                  context: Optional[ContextTable] = None, tagging: str = "compiled"):
         self.backend = backend(tagging, tagger, stats)
+        self.tagging = tagging
         self.tagger = tagger
         self.two_stage = getattr(tagger, "has_second_stage", False)
         # The first stage's scores pooled over the dump's threads, authors and boards
@@ -39,6 +41,16 @@ class CrfDetector(Detector):
         self.threshold = tagger.threshold if threshold is None else threshold
         # the current batch's documents: id -> (document, first stage, final marginals)
         self._batch: Dict[int, tuple] = {}
+
+    def with_stats(self, stats) -> "CrfDetector":
+        """A detector like this one (before any batch) for other corpus statistics: the
+        batched tagger's weight tables are shared, not built again."""
+        twin = copy.copy(self)
+        with_stats = getattr(self.backend, "with_stats", None)
+        twin.backend = with_stats(stats) if with_stats is not None \
+            else backend(self.tagging, self.tagger, stats)
+        twin._prepared, twin._batch = {}, {}
+        return twin
 
     def prefetch(self, documents) -> None:
         """Score a chunk's documents in one batch (faster than one by one)."""

@@ -224,14 +224,20 @@ def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (
 def build_steps(names: Iterable[str], setup: Setup) -> List[Detector]:
     """The detectors of the steps ``names`` (in chain order) that find one of
     ``setup.kinds``, built from ``setup``."""
+    return [detector for _, detector in named_steps(names, setup) if detector is not None]
+
+
+def named_steps(names: Iterable[str], setup: Setup) -> List[Tuple[str, Optional[Detector]]]:
+    """(name, detector) of the steps ``names`` that find one of ``setup.kinds``, in chain
+    order, built from ``setup``; the detector None where the step has nothing to do."""
     names = step_names(names, kinds=setup.kinds)
     # The KEEP steps are built once and serve both the chain and the rule steps that ask
     # them (building one reads its word lists and gazetteer forms).
     kept = {name: BY_NAME[name].make(setup) for name in names
             if BY_NAME[name].effect == KEEP and name != "allow"}
     setup = replace(setup, steps=frozenset(names), kept=tuple(kept.values()))
-    detectors = [kept[name] if name in kept else BY_NAME[name].make(setup) for name in names]
-    return [detector for detector in detectors if detector is not None]
+    return [(name, kept[name] if name in kept else BY_NAME[name].make(setup))
+            for name in names]
 
 
 def keep_steps(names: Iterable[str] = STEP_NAMES) -> List[Detector]:

@@ -24,6 +24,9 @@ from .fuzzy import DISTANCE_CACHE_SIZE, FuzzyIndex, without_surrogates
 
 # Lists one int64 tag mask holds (bits 0..62; bit 63 is the sign).
 MASK_LISTS = 63
+# An index of at most this many entries (the usernames of one post) screens tokens by
+# length and letters before querying.
+FEW_WORDS = 16
 
 
 class ListMembership:
@@ -106,6 +109,18 @@ class MultiListIndex:
             self.index = FuzzyIndex(lists_of, max_distance)
             self._membership = ListMembership(self.index.words, lists_of)
         self._cache: dict[str, dict[str, int]] = {}
+        self._word_count = len(self.index)
+        self.max_distance = max_distance
+        self._few = [(len(word), set(word)) for word in self.index.words] \
+            if self._word_count <= FEW_WORDS else []
+
+    def _may_be_near(self, token: str) -> bool:
+        """Whether an entry may lie within ``max_distance`` of ``token``: each edit changes
+        the length by at most 1, and removes at most one letter not in the other word, and
+        adds at most one."""
+        reach, letters = self.max_distance, set(token)
+        return any(abs(length - len(token)) <= reach and len(letters - word) <= reach
+                   and len(word - letters) <= reach for length, word in self._few)
 
     def nearest(self, token: str) -> dict[str, int]:
         """List name -> smallest distance (0, 1 or 2) for the lists within reach."""
@@ -124,6 +139,16 @@ class MultiListIndex:
         if len(self._cache) + len(new) > DISTANCE_CACHE_SIZE:
             self._cache.clear()   # bounded memory; text is Zipfian, the cache refills fast
         clean = [without_surrogates(t) for t in new]
+        if self._word_count <= FEW_WORDS:
+            # (a post's own author; none for a text alone) a token too far from every
+            # entry by its length or its letters, which both bound the distance from
+            # below, is near none: answered without the index query
+            near = [k for k, token in enumerate(clean) if self._may_be_near(token)]
+            for k in set(range(len(new))) - set(near):
+                self._cache[new[k]] = {}
+            new, clean = [new[k] for k in near], [clean[k] for k in near]
+            if not new:
+                return
         if self._membership is not None:
             for token, answer in zip(new, self._membership.nearest(self.index, clean,
                                                                    self.names)):

@@ -106,7 +106,6 @@ class Featurizer:
                  attribute_index: Optional[Dict[str, int]] = None):
         if attribute_index is not None and known_attributes is None:
             known_attributes = frozenset(attribute_index)
-        self.stats = stats
         self.window = window
         self.known_attributes = known_attributes
         self.encoded = encoded
@@ -118,14 +117,28 @@ class Featurizer:
         self._known_unprefixed = None if known_attributes is None else {
             offset: {a[len(prefix):] for a in known_attributes if a.startswith(prefix)}
             for offset, prefix in self._prefixes.items()}
+        self._bias = self._emitted(["bias"])
+        # beyond either end of the post, each offset sees its padding attribute
+        self._pad_unit = {o: self._emitted(["%+d:pad" % o]) for o in self._offsets}
+        self._start_run(stats)
+
+    def _start_run(self, stats) -> None:
+        """Take ``stats``, with empty caches: what they hold may depend on the statistics."""
+        self.stats = stats
         self._type_cache: Dict[str, _TypeEntry] = {}
         self._atom_cache: Dict[tuple, Dict[int, CachedAttributes]] = {}
         self._position_cache: Dict[tuple, CachedAttributes] = {}
         self._thread_cache: Dict[tuple, FrozenSet[str]] = {}
         self._users_index = None
-        self._bias = self._emitted(["bias"])
-        # beyond either end of the post, each offset sees its padding attribute
-        self._pad_unit = {o: self._emitted(["%+d:pad" % o]) for o in self._offsets}
+
+    def with_stats(self, stats) -> "Featurizer":
+        """A featurizer like this one for other corpus statistics, sharing what depends on
+        the model alone (its attribute tables), which is slow to build; the caches are the
+        new one's own."""
+        twin = object.__new__(type(self))     # (not copy.copy: pickling drops the tables)
+        twin.__dict__.update(self.__dict__)
+        twin._start_run(stats)
+        return twin
 
     def __getstate__(self):
         # Caches and corpus statistics belong to one run, not to a saved model.
@@ -151,6 +164,13 @@ class Featurizer:
     # -- per token type -------------------------------------------------------------
     def type_features(self, token: str) -> Features:
         """Every feature of a token that does not depend on its post."""
+        features = self.plain_type_features(token)
+        features.update(self.stats_type_features(token))
+        return features
+
+    @staticmethod
+    def plain_type_features(token: str) -> Features:
+        """The features of a token that depend on it alone (not on the statistics)."""
         lower = token.lower()
         features = surface_features(token)
         features.update(lexicon_features(word_lists_index(FUZZY_LISTS).nearest(lower)))
@@ -162,10 +182,16 @@ class Featurizer:
                                            load_gazetteer("places", 2).get(lower),
                                            lower in load_gazetteer("organisations")))
         features.update(cluster_features(load_clusters().get(lower)))
-        term = term_of(lower)
-        if self.stats is not None and term is not None:
-            features.update(capitalisation_features(*self.stats.capitalisation(term)))
-            features.update(rank_features("border", *self.stats.border_rank(term)))
+        return features
+
+    def stats_type_features(self, token: str) -> Features:
+        """The features of a token type that the corpus statistics give (their names are
+        not among the plain features')."""
+        term = term_of(token.lower())
+        if self.stats is None or term is None:
+            return {}
+        features = capitalisation_features(*self.stats.capitalisation(term))
+        features.update(rank_features("border", *self.stats.border_rank(term)))
         return features
 
     def _type_entry(self, token: str) -> _TypeEntry:

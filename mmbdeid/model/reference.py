@@ -92,10 +92,46 @@ class _Scores:
     def rank(self, score: float) -> float:
         """Rank (0 = best) of one of the members scoring ``score``: those above it, and half
         of the others tied with it."""
+        above, equal = self.around(score)
+        return above + max(0, equal - 1) / 2
+
+    def around(self, score: float) -> Tuple[int, int]:
+        """(members above ``score``, members equal to it)."""
         lo = bisect.bisect_left(self.keys, -score)
         hi = bisect.bisect_right(self.keys, -score)
-        equal = self.before[hi] - self.before[lo]
-        return self.before[lo] + max(0, equal - 1) / 2
+        return self.before[lo], self.before[hi] - self.before[lo]
+
+
+class _ChangedScores:
+    """``_Scores(base counts + change)`` from the base's ``_Scores`` and the change (a few
+    counts, some negative), without sorting the base again: counts above and equal to a
+    score add up."""
+
+    def __init__(self, base: _Scores, change: Counter):
+        self.base = base
+        self.change = _Scores(+change)                 # the counts added
+        self.removed = _Scores(-change)                # those taken away
+        self.total = base.total + self.change.total - self.removed.total
+
+    @classmethod
+    def of(cls, base: _Scores, base_counts: Counter, change: Counter):
+        """The scores of ``base_counts + change``; with a count below 0 (which the sum
+        would drop), sorted afresh."""
+        if any(base_counts.get(score, 0) + n < 0 for score, n in change.items()):
+            universe = Counter(base_counts)
+            universe.update(change)
+            return _Scores(universe)
+        return cls(base, change)
+
+    def rank(self, score: float) -> float:
+        above, equal = self.base.around(score)
+        if self.change.keys:
+            more, tied = self.change.around(score)
+            above, equal = above + more, equal + tied
+        if self.removed.keys:
+            fewer, untied = self.removed.around(score)
+            above, equal = above - fewer, equal - untied
+        return above + max(0, equal - 1) / 2
 
 
 class ReferenceStats:
@@ -117,6 +153,7 @@ class ReferenceStats:
         self.border_hist = Counter()       # border score -> terms (every reference term)
         for n, border, terms in connection.execute("SELECT n, border, terms FROM border_hist"):
             self.border_hist[border_score(n, border)] += terms
+        self.border_scores = _Scores(self.border_hist)
         self.board_hist = Counter()        # typical board's score -> terms (every term)
         for board_n, board_df, terms in connection.execute(
                 "SELECT board_n, board_df, terms FROM board_hist"):
@@ -192,16 +229,18 @@ class CombinedStats:
     def _pool_terms(self, own_terms: Dict[str, Tuple[int, int, int, int]]) -> None:
         ref = self.reference
         self._pooled: Dict[str, Tuple[int, int, int, int]] = {}
-        universe = Counter(ref.border_hist)
+        self._pooled_scores: Dict[str, float] = {}      # those with a border score
+        change = Counter()          # to the reference's scores (not sorted again per input)
         for term, (n, border, mid, capitalised) in own_terms.items():
             r = ref.term(term)
             if r[1]:
-                universe[border_score(r[0], r[1])] -= 1     # replaced by its pooled score
+                change[border_score(r[0], r[1])] -= 1       # replaced by its pooled score
             pooled = (r[0] + n, r[1] + border, r[2] + mid, r[3] + capitalised)
             self._pooled[term] = pooled
             if pooled[1]:
-                universe[border_score(pooled[0], pooled[1])] += 1
-        self._border = _Scores(universe)
+                score = self._pooled_scores[term] = border_score(pooled[0], pooled[1])
+                change[score] += 1
+        self._border = _ChangedScores.of(ref.border_scores, ref.border_hist, change)
 
     def _pooled_term(self, term: str) -> Tuple[int, int, int, int]:
         pooled = self._pooled.get(term)
@@ -210,11 +249,14 @@ class CombinedStats:
     def border_rank(self, term: str) -> Tuple[Optional[int], int]:
         if not self.thin_dump:
             return self.own.border_rank(term)
-        n, border, _, _ = self._pooled_term(term)
         size = self._border.total
-        if not border:
-            return None, size
-        rank = int(self._border.rank(border_score(n, border)))
+        score = self._pooled_scores.get(term)
+        if score is None:                   # (a term of the reference alone, or none)
+            n, border, _, _ = self._pooled_term(term)
+            if not border:
+                return None, size
+            score = border_score(n, border)
+        rank = int(self._border.rank(score))
         return (rank if rank < _keep_limit(size) else None), size
 
     def capitalisation(self, term: str) -> Tuple[int, int]:

@@ -112,3 +112,27 @@ def test_without_a_reference_the_input_answers(tmp_path):
     assert combined.ranks("board", "bc") == own.ranks("board", "bc")
     assert combined.ranks("user", "pinkgal") == own.ranks("user", "pinkgal")
     assert combined.border_rank("hi") == own.border_rank("hi")
+
+
+def test_changed_scores_rank_as_the_scores_of_the_sum():
+    """The reference's border scores with an input's change (issue 21): ranks, ties and
+    the total as if the sum had been sorted afresh, and afresh where a count would go
+    below 0."""
+    import random
+    from collections import Counter
+
+    from mmbdeid.model.reference import _ChangedScores, _Scores
+
+    rng = random.Random(7)
+    base = Counter({rng.choice(range(50)) / 7: rng.randint(1, 5) for _ in range(40)})
+    for _ in range(50):
+        change = Counter()
+        for _ in range(rng.randint(0, 12)):
+            change[rng.choice(range(60)) / 7] += rng.choice((-1, 1, 2))
+        summed = Counter(base)
+        summed.update(change)
+        changed = _ChangedScores.of(_Scores(base), base, change)
+        fresh = _Scores(summed)
+        assert changed.total == fresh.total
+        for score in [k / 7 for k in range(-1, 62)]:
+            assert changed.rank(score) == fresh.rank(score)
