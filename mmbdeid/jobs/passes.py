@@ -34,7 +34,7 @@ from .chunks import chunked
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
 from .input_watch import InputWatch
-from .progress import Progress
+from .progress import Progress, StepProgress
 
 MAX_WARNINGS_SHOWN = 20
 
@@ -239,7 +239,7 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
             extend.observe(post.fields, post.spans)
             found.add(post.fields, post.spans)
         people = (PersonMap.read(config.person_map) if config.person_map
-                  else linker.person_map(warn=summary.warn))
+                  else _linked(linker, config, summary))
         seed = {"seed": config.seed} if OPERATORS[config.mode].seeded else {}
         operator = OPERATORS[config.mode](people, linker.scopes, config.scope,
                                           allow=config.detection.allow,
@@ -264,6 +264,12 @@ def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: Inpu
     summary.people = len(people)
 
 
+def _linked(linker, config: RunConfig, summary: Summary):
+    """The linker's person map, with the linking's progress on stderr."""
+    with StepProgress("linking", quiet=config.quiet, interval=10.0) as progress:
+        return linker.person_map(warn=summary.warn, progress=progress)
+
+
 def link_dump(config: RunConfig, engine) -> Summary:
     """Passes 1-2, then the person map written to ``config.output`` (duplicate-name
     warnings as comments at its top)."""
@@ -277,7 +283,7 @@ def link_dump(config: RunConfig, engine) -> Summary:
             linker.observe(post.fields, post.spans)
             summary.posts += 1
             summary.removed.update(span.label for span in post.spans)
-    people = linker.person_map(warn=summary.warn)
+    people = _linked(linker, config, summary)
     with atomic_output(config.output, private=True) as handle:
         people.write(handle, [w.message() for w in summary.warnings])
     summary.people = len(people)
