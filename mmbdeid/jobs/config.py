@@ -20,7 +20,8 @@ class DetectionConfig:
 
     ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
     ``render_placeholders``: the workers also write the placeholder text (placeholder
-    mode); the person modes rewrite posts only after linking, in the main process.
+    mode); the person modes rewrite posts only after linking, in pass 3
+    (:mod:`mmbdeid.jobs.person_pass`).
     ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`).
     ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
     ``consistency``: the probability from which a word removed in a thread (and, with
