@@ -2,6 +2,7 @@
 """Synthetic health message-board dump for benchmarking ``mmbdeid scrub``.
 
     python benchmarks/synthetic_dump.py 100000 -o dump.jsonl [--seed 0] [--boards B] [--authors A]
+        [--distinct-authors]
 
 Writes JSON Lines posts ``{"id", "board", "thread", "author", "parent", "time", "text"}``
 shaped like a real health board (the text is random word salad, only its *shape* is
@@ -210,15 +211,19 @@ def _boards(n_boards):
             [1.0 / k ** 0.5 for k in range(1, n_boards + 1)])
 
 
-def generate(n_posts, path, seed=0, boards=None, authors=None):
+def generate(n_posts, path, seed=0, boards=None, authors=None, distinct_authors=False):
     """Write ``n_posts`` synthetic posts as JSON Lines to ``path``; returns ``n_posts``.
     ``boards``, ``authors``: how many (default: the six health boards, ``n_posts // 15``
-    authors)."""
+    authors). ``distinct_authors``: every post by a new author (``n_posts`` authors, each
+    writing one post: the worst case for linking, a person per post)."""
     rng = random.Random(seed)
     common_s, medical_s, drugs_s, first_s, plain_words = _vocabularies()
     vocab = (common_s, medical_s, drugs_s, first_s)
+    if distinct_authors:
+        authors = n_posts
     n_authors = max(1, n_posts // 15) if authors is None else authors
     authors = _authors(rng, n_authors, first_s, plain_words)
+    next_author = iter(authors).__next__ if distinct_authors else None
     # Zipf-Mandelbrot weights 1 / (rank + 4) ** 1.2 over the authors: a few very active
     # posters (the top one writes ~3% of the posts), a long tail of one-off posters.
     author_s = _Sampler(authors, [1.0 / (rank + 4) ** 1.2 for rank in range(1, n_authors + 1)])
@@ -235,7 +240,7 @@ def generate(n_posts, path, seed=0, boards=None, authors=None):
             when = clock
             posts, thread_authors = [], []
             for k in range(size):
-                author = author_s.one(rng)
+                author = next_author() if next_author else author_s.one(rng)
                 if author not in thread_authors:
                     thread_authors.append(author)
                 parent = None
@@ -263,13 +268,18 @@ def main(argv=None):
     parser.add_argument("--boards", type=int, metavar="B",
                         help="numbered boards, the first the busiest (default: six health boards)")
     parser.add_argument("--authors", type=int, metavar="A", help="default: N/15")
+    parser.add_argument("--distinct-authors", action="store_true",
+                        help="every post by a new author (N authors, one post each)")
     args = parser.parse_args(argv)
+    if args.distinct_authors and args.authors is not None:
+        parser.error("--distinct-authors and --authors exclude each other")
     if args.posts < 1:
         parser.error("N must be positive")
     for name in ("boards", "authors"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error("--%s must be positive" % name)
-    generate(args.posts, args.output, seed=args.seed, boards=args.boards, authors=args.authors)
+    generate(args.posts, args.output, seed=args.seed, boards=args.boards, authors=args.authors,
+             distinct_authors=args.distinct_authors)
     return 0
 
 

@@ -23,9 +23,10 @@ class DetectionConfig:
     ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
     ``render_placeholders``: the workers also write the output text, with the per-post
     operator ``mode`` (placeholder, mask, hash: :mod:`mmbdeid.output.operators`); the
-    person modes rewrite posts only after linking, in the main process. ``hash_key``: the
-    key of ``--mode hash``, which reaches the workers with this configuration, in memory
-    (its repr is hidden, so printing the configuration never shows it).
+    person modes rewrite posts only after linking, in pass 3
+    (:mod:`mmbdeid.jobs.person_pass`). ``hash_key``: the key of ``--mode hash``, which
+    reaches the workers with this configuration, in memory (its repr is hidden, so
+    printing the configuration never shows it).
     ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`).
     ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
     ``consistency``: the probability from which a word removed in a thread (and, with

@@ -15,7 +15,6 @@ evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
 import json
 import re
 from collections import Counter, defaultdict
-from dataclasses import replace
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..detect.consistency import NameEvidence, Seen, Types, can_be_the_name, removed_types
@@ -186,26 +185,3 @@ class ChunkExtender:
                 text, replaced, rewritten = rewrite(self.operator, fields, spans)
             results.append(Detected(spans, 0, text, replaced, rewritten=rewritten))
         return results
-
-
-class Extension:
-    """The consistency step where pass 3 runs in the main process (the person modes): the
-    words each thread and author removed (:meth:`observe`, in pass 2), then each post's
-    spans completed with their other occurrences (a call, in pass 3)."""
-
-    def __init__(self, detection: DetectionConfig):
-        self.evidence = Evidence(detection) if detection.runs("consistency") else None
-        if self.evidence is not None:
-            self.analyzer = ChunkExtender("", replace(detection,
-                                                      render_placeholders=False)).analyzer
-
-    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
-        if self.evidence is not None:
-            self.evidence.observe(fields, spans)
-
-    def __call__(self, spans: List[Span], fields: dict, index: int) -> List[Span]:
-        words = (self.evidence.words_for(fields, index, spans) if self.evidence is not None
-                 else None)
-        if not words:
-            return spans
-        return self.analyzer.extend(Document.from_post(fields), spans, words)

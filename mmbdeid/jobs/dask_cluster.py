@@ -121,6 +121,16 @@ class DaskEngine:
         from .consistency import ChunkExtender
         return ChunkExtender, (self.run_id, detection)
 
+    def mention_finder(self, detection: DetectionConfig, digest: str, forms: bytes
+                       ) -> Tuple[Callable, tuple]:
+        """(factory, args) of the person modes' pass-3 function on workers: the map's names
+        shipped to every worker once (they are secrets: cached under this run, so its end
+        removes them), identified by their SHA-256."""
+        from .person_pass import ChunkMentions
+        return ChunkMentions, (self.run_id, digest,
+                               self.client.scatter(forms, broadcast=True, hash=False),
+                               detection)
+
 
 def _results(partition, future) -> Iterator:
     for chunk, result in zip(partition, future.result()):

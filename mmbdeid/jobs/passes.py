@@ -34,6 +34,7 @@ from .chunks import chunked
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
 from .input_watch import InputWatch
+from .person_pass import linked, scrub_people
 from .progress import Progress
 
 MAX_WARNINGS_SHOWN = 20
@@ -217,7 +218,8 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
                                                    render_placeholders=False))
     with _detected(config, engine, summary, passes, work) as (detected, watch):
         if by_people:
-            _scrub_people(config, detected, watch, summary)
+            scrub_people(config, engine, detected, watch, summary, lambda: _reread(config),
+                         _post_output, spans_line)
         else:
             if consistency:
                 detected = _consistent(config, engine, detected, watch)
@@ -255,45 +257,6 @@ def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
     watch.check_file("pass 3/3")    # appended to after it was read?
 
 
-def _scrub_people(config: RunConfig, detected: Iterator[PostResult], watch: InputWatch,
-                  summary: Summary) -> None:
-    from ..people.linker import Linker
-    from ..people.personmap import PersonMap
-    from .consistency import Extension, FoundSpans
-
-    linker = Linker(config.scope)
-    extend = Extension(config.detection)
-    with FoundSpans() as found:
-        for post in detected:
-            linker.observe(post.fields, post.spans)
-            extend.observe(post.fields, post.spans)
-            found.add(post.fields, post.spans)
-        people = (PersonMap.read(config.person_map) if config.person_map
-                  else linker.person_map(warn=summary.warn))
-        seed = {"seed": config.seed} if OPERATORS[config.mode].seeded else {}
-        operator = OPERATORS[config.mode](people, linker.scopes, config.scope,
-                                          allow=config.detection.allow,
-                                          steps=config.detection.steps, warn=summary.warn,
-                                          **seed)
-        progress = Progress("pass 3/3 writing", total=found.posts, quiet=config.quiet)
-        # the spans carry each mention's person id: private, like the map
-        with _post_output(config, summary) as writer, \
-                optional_output(config.spans_path, private=True) as spans_out:
-            for index, record, spans in found.read_back(_reread(config), watch):
-                fields = record.fields
-                spans = extend(spans, fields, index)
-                rewritten, linked = operator.rewrite(fields, spans)
-                writer.write(rewritten)
-                summary.posts += 1
-                summary.count_removed(fields["text"], [part for r in linked for part in r.parts])
-                if spans_out is not None:
-                    spans_out.write(spans_line(fields["id"], linked))
-                progress.update(1)
-            progress.close()
-            watch.check_file("pass 3/3")    # appended to after it was read?
-    summary.people = len(people)
-
-
 def link_dump(config: RunConfig, engine) -> Summary:
     """Passes 1-2, then the person map written to ``config.output`` (duplicate-name
     warnings as comments at its top)."""
@@ -306,7 +269,7 @@ def link_dump(config: RunConfig, engine) -> Summary:
         for post in detected:
             linker.observe(post.fields, post.spans)
             summary.posts += 1
-    people = linker.person_map(warn=summary.warn)
+    people = linked(linker, config, summary)
     with atomic_output(config.output, private=True) as handle:
         people.write(handle, [w.message() for w in summary.warnings])
     summary.people = len(people)

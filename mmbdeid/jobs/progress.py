@@ -64,11 +64,12 @@ class Progress:
 
 class StepProgress:
     """Progress of a job that reports ``(step, done, total)``, such as training ("features"
-    of each document, then L-BFGS "iterations") or scoring ("posts"): one
+    of each document, then L-BFGS "iterations"), scoring ("posts") or linking names to
+    people (the names "addressed", then the others, "by name"): one
     :class:`Progress` per step, labelled ``label: step``. Callable, so it can be passed as
     ``NameTagger.fit(progress=...)``."""
 
-    UNITS = {"features": "documents"}
+    UNITS = {"features": "documents", "addressed": "names", "by name": "names"}
 
     def __init__(self, label: str, quiet: bool = False, stream=None, interval: float = 5.0,
                  terminal: Optional[bool] = None):

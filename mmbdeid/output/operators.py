@@ -30,20 +30,20 @@ function of (label, original text) wrapped in a :class:`CallableOperator`.
 from __future__ import annotations
 
 import re
-from typing import (Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
+from typing import (Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple,
                     Type)
 
 from ..checks import kind_of
 from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..lexicon.wordlists import load_wordlist
-from ..people.mentions import mentions_of
+from ..people.mentions import Mention
 from ..people.personmap import PersonMap
 from ..people.resolver import DuplicateName, Resolver
 from ..people.scope import ScopeIndex
-from ..spans import MEMBER, Span, add_spans, drop_inside, join, mention_groups, stitch
+from ..spans import Span, join, mention_groups, stitch
 from ..text.placeholders import PLACEHOLDER
-from ..text.terms import TermMatcher
 from .hash_key import HashKey
+from .person_mentions import MentionFinder
 
 
 class Replaced(NamedTuple):
@@ -174,21 +174,24 @@ class PersonOperator(Operator):
                  warn: Optional[Callable[[DuplicateName], None]] = None):
         self.people = people
         self.resolver = Resolver(people, scopes, scope, warn=warn)
-        self.allow = TermMatcher(allow) if allow else None
-        self.member_names = TermMatcher(_member_name_forms(people), case_sensitive=True)
-        # (imported here, as the other pipeline modules below: the command line imports
-        # this module for its --mode choices and need not load the tokenizer's tables)
-        from ..detect.registry import STEP_NAMES, keep_steps
-        self.keep_steps = keep_steps(STEP_NAMES if steps is None else steps)
+        self.member_forms = _member_name_forms(people)
+        self._finder_options = (allow, steps)
+        self._finder: Optional[MentionFinder] = None
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
-        from ..text.normalize import found_in_visible
+        if self._finder is None:        # (built on first use: with workers, they find)
+            self._finder = MentionFinder(self.member_forms, *self._finder_options)
+        return self.write(fields, *self._finder(fields["text"], spans))
+
+    def write(self, fields: dict, spans: Sequence[Span], mentions: Sequence[Mention]
+              ) -> Tuple[dict, Linked]:
+        """The post rewritten, given what :class:`~mmbdeid.output.person_mentions.
+        MentionFinder` made of its spans: each mention linked to its person. Posts are
+        written in input order, since the resolver learns as it goes and each surrogate
+        is drawn once."""
         text = fields["text"]
-        spans = add_spans(spans, self._member_spans(text, spans))
-        if self.allow is not None:
-            spans = drop_inside(spans, found_in_visible(self.allow.finditer, text))
         replaced: List[Tuple[Replaced, str]] = []         # (what, its replacement)
-        for mention in mentions_of(text, spans):
+        for mention in mentions:
             person_id = self.resolver.resolve(mention, fields)
             replaced.append((Replaced(join(mention.parts), person_id, mention.parts),
                              self.person_value(person_id, mention.label, mention.text)))
@@ -203,22 +206,6 @@ class PersonOperator(Operator):
             person_id = self.resolver.author(str(author))
             record["author"] = self.person_value(person_id, "AUTHOR", str(author))
         return record, [r for r, _ in replaced]
-
-    def _member_spans(self, text: str, spans: Sequence[Span]) -> List[Span]:
-        """Board members' names the model missed in this post, less those a keep step of
-        the analyzer chain keeps (``Graves' disease``, ``Dr.``, a placeholder)."""
-        from ..text.document import Document
-        from ..text.normalize import found_in_visible
-        # names are looked for as the analyzer looks, in the visible text (``Li\u200bnda``)
-        found = [Span("NAME", start, end, 1.0, MEMBER)
-                 for start, end in found_in_visible(self.member_names.finditer, text)
-                 if not _inside_any(start, end, spans)]
-        if not found:
-            return found
-        document = Document.from_text(text)
-        kept = document.to_original([span for step in self.keep_steps
-                                     for span in step.detect(document)])
-        return [span for span in found if not any(span.inside(k.start, k.end) for k in kept)]
 
     def person_value(self, person_id: str, label: str, original: str) -> str:
         """What a mention of a person (or, label ``AUTHOR``, the author field) becomes."""
@@ -304,10 +291,6 @@ def post_operator(mode: str, hash_key: Optional[HashKey] = None) -> Operator:
 
 def _function_name(function) -> str:
     return getattr(function, "__qualname__", None) or type(function).__name__
-
-
-def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:
-    return any(s.contains(start, end) for s in spans)
 
 
 def _member_name_forms(people: PersonMap) -> List[str]:

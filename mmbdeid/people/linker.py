@@ -41,6 +41,11 @@ from .scope import SCOPES, ScopeIndex, field_text
 from .variants import EXACT, VariantIndex, called, known_by_name
 
 _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
+PROGRESS_EVERY = 500        # names linked between two progress reports
+
+
+def _no_progress(step: str, done: int, total: int) -> None:
+    """No one is told how far the linking is."""
 
 
 class _Addressed(NamedTuple):
@@ -106,7 +111,12 @@ class Linker:
                       posts: int = 1) -> None:
         self._unlinked.setdefault((key, label), Counter())[(group, not_of)] += posts
 
-    def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None) -> PersonMap:
+    def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None,
+                   progress: Optional[Callable[[str, int, int], None]] = None) -> PersonMap:
+        """The people of the dump. ``progress(step, done, total)`` is told how far the
+        linking is: the names addressed (step ``addressed``), then every other name
+        (``by name``)."""
+        report = progress or _no_progress
         people = PersonMap()
         for person_id in self._ids_in_texts:
             people.reserve(person_id)
@@ -121,15 +131,18 @@ class Linker:
                 self._add_unlinked(key, "USER", ("dump", ""), posts=posts)
             elif username in by_username:
                 by_username[username].names[key] += posts
-        self._link_addressed(people, by_username)
+        self._link_addressed(people, by_username, report)
         index = VariantIndex(people)
         resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
         # Most used names first, so a variant joins the name it is a variant of; then in
         # the order the dump first mentions them.
         first_seen = {key: order for order, key in enumerate(self._forms)}
-        for (key, label), groups in sorted(
+        total = len(self._unlinked)
+        for done, ((key, label), groups) in enumerate(sorted(
                 self._unlinked.items(),
-                key=lambda item: (-sum(item[1].values()), first_seen.get(item[0][0], 0))):
+                key=lambda item: (-sum(item[1].values()), first_seen.get(item[0][0], 0)))):
+            if done % PROGRESS_EVERY == 0:
+                report("by name", done, total)
             for (group, not_of), posts in groups.items():
                 excluded = by_username[not_of].id if not_of in by_username else ""
                 person_id = resolver.resolve_in_group(key, label, group, excluded)
@@ -138,15 +151,20 @@ class Linker:
                     continue                      # the username itself, already listed
                 person.names[key] += posts
                 resolver.learn(key, person_id)
+        report("by name", total, total)
         for person in people:
             person.forms = {key: self._forms[key].most_common(1)[0][0]
                             for key in person.names if key in self._forms}
         return people
 
-    def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person]) -> None:
+    def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person],
+                        report: Callable[[str, int, int], None]) -> None:
         """The names addressed, in dump order, each with the names known by then."""
         linked: Set[Tuple[str, str, str]] = set()          # (post id, username, key)
-        for addressed in self._addressed:
+        total = len(self._addressed)
+        for done, addressed in enumerate(self._addressed):
+            if done % PROGRESS_EVERY == 0:
+                report("addressed", done, total)
             post, key = addressed.post, addressed.key
             author = field_text(post, "author")
             named = people.by_username(key)
@@ -165,6 +183,7 @@ class Linker:
             elif (field_text(post, "id"), username, key) not in linked:
                 linked.add((field_text(post, "id"), username, key))
                 by_username[username].names[key] += 1
+        report("addressed", total, total)
 
     def _addressee(self, addressed: _Addressed, by_username: Dict[str, Person]
                    ) -> Optional[str]:

@@ -15,6 +15,7 @@ from ..lexicon.usernames import username_variants
 from ..lexicon.wordlists import load_nickname_groups, load_wordlist
 from .mentions import ordinary_word
 from .personmap import Person, PersonMap, name_key
+from .spellings import SpellingIndex, misspelling_distance
 
 USERNAME_PREFIX_MIN = 4
 
@@ -33,14 +34,6 @@ def _nickname_groups_by_name() -> Dict[str, frozenset]:
 def initials(key: str) -> str:
     """``mary jane`` -> ``mj``."""
     return "".join(word[0] for word in key.split())
-
-
-def misspelling_distance(length: int) -> int:
-    """Edits allowed between a misspelling and a name of this length."""
-    return 0 if length < 4 else 1 if length < 8 else 2
-
-
-_distance = jellyfish.damerau_levenshtein_distance
 
 
 def is_misspelling(key: str, name: str) -> bool:
@@ -67,11 +60,8 @@ class VariantIndex:
         self.by_part: Dict[str, Dict[str, None]] = defaultdict(dict)
         self.by_username_variant: Dict[str, Dict[str, None]] = defaultdict(dict)
         self.by_username_prefix: Dict[str, Dict[str, None]] = defaultdict(dict)
-        # words misspellings are compared with: (first letter, length) -> [(order added,
-        # word, person)] (only lengths within reach of a key's are looked at)
-        self.by_first_letter: Dict[Tuple[str, int], List[Tuple[int, str, str]]] = \
-            defaultdict(list)
-        self._letter_entries: Set[Tuple[str, str]] = set()
+        # words misspellings are compared with, by their deletion neighbourhood
+        self.spellings = SpellingIndex()
         # key -> variant_people(key): emptied whenever a name or username is added
         self._variants: Dict[str, List[str]] = {}
         for person in person_map:
@@ -90,7 +80,7 @@ class VariantIndex:
         else:
             for canonical in _nickname_groups_by_name().get(key, ()):
                 _add(self.by_nickname_group, canonical, person_id)
-            self._add_spelling(key, person_id)
+            self.spellings.add(key, person_id)
 
     def add_usernames(self, person: Person) -> None:
         self._variants.clear()
@@ -104,14 +94,7 @@ class VariantIndex:
                 if len(variant) >= 3 and variant not in stop_words:
                     _add(self.by_username_variant, variant, person.id)
                     if variant.isalpha():                      # "kaygril" of kaygirl
-                        self._add_spelling(variant, person.id)
-
-    def _add_spelling(self, word: str, person_id: str) -> None:
-        """A word misspellings are compared with, bucketed by first letter."""
-        if (word, person_id) not in self._letter_entries:
-            self._letter_entries.add((word, person_id))
-            self.by_first_letter[word[:1], len(word)].append(
-                (len(self._letter_entries), word, person_id))
+                        self.spellings.add(variant, person.id)
 
     def exact_people(self, key: str) -> List[str]:
         return list(self.exact.get(key, ()))
@@ -123,32 +106,18 @@ class VariantIndex:
             found = self._variants[key] = self._variant_people(key)
         return list(found)
 
-    def _misspelt(self, key: str) -> List[Tuple[int, str, str]]:
-        """The (order added, word, person) entries ``key`` is a misspelling of
-        (``is_misspelling``), in the order they were added."""
-        if " " in key or key in first_names():
-            return []
-        found = []
-        for length in range(max(1, len(key) - 2), len(key) + 3):
-            allowed = misspelling_distance(min(len(key), length))
-            if allowed == 0 or abs(len(key) - length) > allowed:
-                continue
-            # (is_misspelling with what holds for every entry here checked once)
-            for entry in self.by_first_letter.get((key[:1], length), ()):
-                if entry[1] != key and _distance(key, entry[1]) <= allowed:
-                    found.append(entry)
-        found.sort()
-        return found
-
     def _variant_people(self, key: str) -> List[str]:
         found: Dict[str, None] = {}             # (an ordered set)
         if " " not in key:
-            for canonical in _nickname_groups_by_name().get(key, ()):
+            # (sorted: a set's order changes with the interpreter's hash seed, and the
+            # order of the candidates is the order of a duplicate-name warning's people)
+            for canonical in sorted(_nickname_groups_by_name().get(key, ())):
                 found.update(dict.fromkeys(self.by_nickname_group.get(canonical, ())))
             if 2 <= len(key) <= 4:
                 found.update(dict.fromkeys(self.by_initials.get(key, ())))
             found.update(dict.fromkeys(self.by_part.get(key, ())))
-            found.update(dict.fromkeys(person_id for _, _, person_id in self._misspelt(key)))
+            found.update(dict.fromkeys(person_id for _, _, person_id
+                                       in self.spellings.misspelt(key)))
         for index in (self.by_username_variant, self.by_username_prefix):
             found.update(dict.fromkeys(index.get(key.replace(" ", ""), ())))
         exact = self.exact.get(key, {})

@@ -132,6 +132,29 @@ def test_dask_hashes_as_local_and_writes_no_key(tmp_path, dump, scheduler, tiny_
                 assert key[:16] not in handle.read(), name
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["pseudonym", "surrogate"])
+def test_dask_person_modes_are_identical_to_local(tmp_path, dump, scheduler, mode,
+                                                  monkeypatch):
+    """The person modes on a cluster: detection and pass 3's mention finding there, the
+    linking and the values on the driver (issue 22); the map's names, shipped to the
+    workers, are forgotten with the run."""
+    from mmbdeid.jobs import dask_cluster as dask_engine
+    monkeypatch.setattr(dask_engine, "CHUNKS_PER_PARTITION", 1)
+    outputs = {}
+    for engine in ("local", "dask"):
+        out, spans = tmp_path / (engine + ".jsonl"), tmp_path / (engine + ".spans.jsonl")
+        argv = ["scrub", dump, "-o", str(out), "--spans", str(spans), "--quiet",
+                "--mode", mode, "--engine", engine]
+        argv += ["--scheduler", scheduler] if engine == "dask" else ["--jobs", "2"]
+        assert main(argv) == 0
+        outputs[engine] = (out.read_bytes(), spans.read_bytes())
+    assert outputs["dask"] == outputs["local"]
+    assert b'"person"' in outputs["dask"][1]
+    with distributed.Client(scheduler) as client:
+        assert list(client.run(_run_state).values()) == [(0, [])] * 2
+
+
 def test_dask_statistics_equal_local(tmp_path, dump, scheduler):
     from mmbdeid.model.stats import CorpusStats
     local, remote = str(tmp_path / "local.sqlite"), str(tmp_path / "dask.sqlite")

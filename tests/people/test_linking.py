@@ -188,3 +188,25 @@ def test_username_mentions_resolve_to_their_user():
 ])
 def test_honorifics_pronouns_and_stop_words_are_not_mentions(text, words, mentions):
     assert [m.text for m in mentions_of(text, name_spans(text, *words))] == mentions
+
+
+def test_linking_reports_its_progress():
+    """The names addressed, then the others, each step from 0 to its total (issue 22)."""
+    import io
+
+    from mmbdeid.jobs.progress import StepProgress
+    linker = Linker()
+    for fields, words in [
+            (post("1", "kay_p", "My scan is clear!\nKay"), ["Kay"]),
+            (post("2", "ron77", "Hi Kay, great news.\nRon", parent="1"), ["Kay", "Ron"]),
+            (post("3", "ron77", "Dr. Lindqvist and Dr. Osei say so", parent="1"),
+             ["Lindqvist", "Osei"])]:
+        linker.observe(fields, name_spans(fields["text"], *words))
+    calls = []
+    linker.person_map(progress=lambda *call: calls.append(call))
+    assert calls == [("addressed", 0, 1), ("addressed", 1, 1),
+                     ("by name", 0, 2), ("by name", 2, 2)]
+    stream = io.StringIO()
+    with StepProgress("linking", stream=stream, interval=0.0, terminal=False) as progress:
+        linker.person_map(progress=progress)
+    assert "linking: by name: 2/2 names" in stream.getvalue()
