@@ -138,7 +138,8 @@ def _brute_force(scores, transitions):
     return totals / totals.sum(axis=1, keepdims=True)
 
 
-@pytest.mark.parametrize("lengths", [[1], [5], [3, 1, 4], [0, 2, 0, 5], [4, 4]])
+@pytest.mark.parametrize("lengths", [[1], [2], [5], [6], [0, 7, 0], [3, 1, 4], [0, 2, 0, 5],
+                                     [4, 4]])
 def test_forward_backward_against_every_path(lengths):
     rng = np.random.default_rng(sum(lengths))
     transitions = rng.normal(0, 2, (3, 3))
@@ -162,6 +163,18 @@ def test_long_sequences_alone_and_batched_agree():
         forward_backward.exp_scores(scores[-900:]), transitions)
     assert np.allclose(got[-900:], alone, atol=1e-12)
     assert np.allclose(got.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("length", [2, 3, 9, 100, 513, forward_backward.BATCH_LIMIT])
+def test_one_sequence_by_products_equals_the_batch(length):
+    """A single post (the API's call) takes the prefix/suffix products; a batch the steps."""
+    rng = np.random.default_rng(length)
+    transitions = np.exp(rng.normal(0, 3, (3, 3)))
+    emitted = forward_backward.exp_scores(rng.normal(0, 8, (length, 3)))
+    batched = np.empty_like(emitted)
+    forward_backward._batch(emitted, np.array([0]), np.array([length]), transitions, batched)
+    assert np.allclose(forward_backward.scanned_marginals(emitted, transitions), batched,
+                       rtol=0, atol=1e-13)
 
 
 @pytest.mark.parametrize("size", [0, 3, 40, 1000, 123_456])
