@@ -2,7 +2,8 @@
 """Throughput benchmark for ``mmbdeid scrub`` (a script, not a test).
 
     python benchmarks/bench_scrub.py --posts 5000 20000 100000 [--jobs N] [--keep DIR]
-        [--mode pseudonym] [--tagger crfsuite] [--kinds safe-harbor] [--profile]
+        [--mode pseudonym] [--distinct-authors] [--tagger crfsuite] [--kinds safe-harbor]
+        [--profile]
 
 For every size: generate a synthetic dump (``synthetic_dump.py``, not timed), run the real
 CLI in a subprocess (``python -m mmbdeid scrub DUMP -o OUT --quiet [--jobs N]``, default
@@ -92,15 +93,17 @@ def tree_rss(root):
 
 
 def run_measured(cmd, cwd):
-    """Run ``cmd``; return (wall seconds, peak tree RSS bytes, CPU seconds, max processes)."""
+    """Run ``cmd``; return (wall seconds, peak tree RSS bytes, CPU seconds, peak RSS bytes
+    of the main process alone: what grows with the dump, the workers' does not)."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak = 0
+    peak = main_peak = 0
     while proc.poll() is None:
         peak = max(peak, tree_rss(proc.pid))
+        main_peak = max(main_peak, _rss_bytes(proc.pid))
         time.sleep(POLL_SECONDS)
     out, err = proc.communicate()
     wall = time.perf_counter() - start
@@ -112,7 +115,7 @@ def run_measured(cmd, cwd):
     if peak == 0:
         # Ended before the first poll: fall back to the largest single child ever (KiB).
         peak = after.ru_maxrss * 1024
-    return wall, peak, cpu
+    return wall, peak, cpu, main_peak
 
 
 def scrub_options(cwd):
@@ -216,6 +219,9 @@ def main(argv=None):
                         help="write dumps and outputs here and keep them (default: a temporary "
                              "directory, removed at the end)")
     parser.add_argument("--seed", type=int, default=0, help="synthetic dump seed")
+    parser.add_argument("--distinct-authors", action="store_true",
+                        help="every post by a new author (synthetic_dump.py "
+                             "--distinct-authors): the person modes' worst case")
     parser.add_argument("--bare-sample", type=int, default=5000, metavar="N",
                         help="posts used for the bare crfsuite measurement (default 5000)")
     parser.add_argument("--mode", default="placeholder",
@@ -269,7 +275,8 @@ def _run(args, workdir):
         dump = os.path.join(workdir, "dump-%d.jsonl" % n)
         out = os.path.join(workdir, "scrubbed-%d.jsonl" % n)
         started = time.perf_counter()
-        synthetic_dump.generate(n, dump, seed=args.seed)
+        synthetic_dump.generate(n, dump, seed=args.seed,
+                                distinct_authors=args.distinct_authors)
         gen_seconds = time.perf_counter() - started
         cmd = [sys.executable, "-m", "mmbdeid", "scrub", dump, "-o", out]
         if "--quiet" in known:
@@ -290,13 +297,14 @@ def _run(args, workdir):
             n, gen_seconds, " ".join(os.path.basename(c) if c == sys.executable else c
                                      for c in cmd)))
         sys.stdout.flush()
-        wall, peak, cpu = run_measured(cmd, workdir)
+        wall, peak, cpu, main_peak = run_measured(cmd, workdir)
         bare = bare_crfsuite(dump, n, args.bare_sample, seed=args.seed)
         bare_rate = bare["sample_ws_tokens"] / bare["bare_seconds"] if bare["bare_seconds"] else 0.0
         e2e_rate = bare["ws_tokens"] / wall
         row = {
             "posts": n, "ws": bare["ws_tokens"], "crf": bare["crf_tokens"], "wall": wall,
             "cpu": cpu, "tps": e2e_rate, "pps": n / wall, "rss": peak / MIB,
+            "main_rss": main_peak / MIB,
             "bare": bare_rate,
             "ratio1": e2e_rate / bare_rate if bare_rate else float("nan"),
             "ratioj": e2e_rate / (bare_rate * jobs_used) if bare_rate else float("nan"),
@@ -305,9 +313,10 @@ def _run(args, workdir):
             if bare["bare_seconds"] else 0.0,
         }
         rows.append(row)
-        print("[%d posts] scrub %.1f s wall, %.1f s CPU, peak %.0f MiB; bare crfsuite on %d "
-              "posts: %.2f s (%s)" % (n, wall, cpu, row["rss"], bare["sample_posts"],
-                                      bare["bare_seconds"], bare["items_api"]))
+        print("[%d posts] scrub %.1f s wall, %.1f s CPU, peak %.0f MiB (main process %.0f "
+              "MiB); bare crfsuite on %d posts: %.2f s (%s)" % (
+                  n, wall, cpu, row["rss"], row["main_rss"], bare["sample_posts"],
+                  bare["bare_seconds"], bare["items_api"]))
         sys.stdout.flush()
         if args.profile:
             import stages

@@ -1,10 +1,11 @@
 """The work on one chunk of posts, the same in both engines (local processes, Dask
 workers): pass 1's counts (:func:`count_chunk`), pass 2's detection (:class:`ChunkWorker`,
 whose results are :class:`Detected`), and the cutting of a stream of posts into chunks."""
+from collections import Counter
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..model.counting import PartialCounts
-from ..spans import Span
+from ..spans import Span, mention_groups
 from ..text.document import Document
 from .config import DetectionConfig
 
@@ -20,6 +21,14 @@ def chunked(items: Iterable, size: int = CHUNK_POSTS) -> Iterator[list]:
             chunk = []
     if chunk:
         yield chunk
+
+
+def mention_counts(text: str, spans: List[Span]) -> Counter:
+    """What every summary counts, by label: one per mention, adjacent name spans joined as
+    the placeholders join them (``Mary Jane`` is one, as it is one ``[NAME]``), and one
+    per other span (an e-mail, a URL, a phone number). The one count of ``scrub``,
+    ``link`` and ``review``, so that they agree on the same dump; the workers count."""
+    return Counter(group[0].label for group in mention_groups(text, spans))
 
 
 def count_chunk(posts: Sequence[dict]) -> PartialCounts:
@@ -45,6 +54,10 @@ class Detected(NamedTuple):
     # the other fields the operator rewrote, when ``text`` is given (the author, in the mask
     # and hash modes); only those travel back from the worker
     rewritten: Optional[dict] = None
+    found: Optional[Counter] = None     # :func:`mention_counts` of ``spans``
+    # with ``DetectionConfig.mentions`` (the person modes, link): the post's person
+    # mentions as the linker reads them (:func:`mmbdeid.people.mentions.mentions_of`)
+    mentions: Optional[list] = None
 
 
 def rewrite(operator, fields: dict, spans: List[Span]) -> Tuple[str, list, Optional[dict]]:
@@ -77,6 +90,10 @@ class ChunkWorker:
                                        authors=detection.authors, kinds=detection.kinds)
         self.operator = (post_operator(detection.mode, detection.hash_key)
                          if detection.render_placeholders else None)
+        self.mentions_of = None
+        if detection.mentions:
+            from ..people.mentions import mentions_of
+            self.mentions_of = mentions_of
         self.leftovers = None
         if detection.leftovers:
             from ..detect.leftovers import near_misses, unknown_words
@@ -96,6 +113,9 @@ class ChunkWorker:
                 near_misses, unknown_words = self.leftovers
                 near = near_misses(self.analyzer.detectors, document, spans)
                 unknown = [] if spans else unknown_words(document)
+            mentions = (self.mentions_of(fields["text"], spans)
+                        if self.mentions_of is not None else None)
             results.append(Detected(spans, len(document), text, replaced, near, unknown,
-                                    rewritten))
+                                    rewritten, mention_counts(fields["text"], spans),
+                                    mentions))
         return results

@@ -34,7 +34,8 @@ class DetectionConfig:
     detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``.
     ``leftovers``: the workers also find what a reviewer should see that the chain left
     (``review --html``: :mod:`mmbdeid.detect.leftovers`); ``kinds``: the kinds of
-    identifier removed (:mod:`mmbdeid.kinds`)."""
+    identifier removed (:mod:`mmbdeid.kinds`); ``mentions``: the workers also find each
+    post's person mentions for the linker (the person modes and ``link``)."""
     model_path: str
     threshold: Optional[float] = None
     allow: Tuple[str, ...] = ()
@@ -48,6 +49,7 @@ class DetectionConfig:
     authors: bool = True
     leftovers: bool = False
     kinds: Tuple[str, ...] = DEFAULT_KINDS
+    mentions: bool = False
 
     def runs(self, step: str) -> bool:
         """Whether the chain has the step named ``step``."""

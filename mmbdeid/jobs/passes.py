@@ -29,8 +29,8 @@ from ..model.stats import CorpusStats
 from ..output.operators import OPERATORS, Replaced, post_operator
 from ..output.review_page import PageCounts, build_review_page
 from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
-from ..spans import CRF, Span, join, mention_groups
-from .chunks import chunked
+from ..spans import CRF, Span, join
+from .chunks import chunked, mention_counts
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
 from .input_watch import InputWatch
@@ -38,14 +38,6 @@ from .person_pass import linked, scrub_people
 from .progress import Progress
 
 MAX_WARNINGS_SHOWN = 20
-
-
-def mention_counts(text: str, spans: List[Span]) -> Counter:
-    """What every summary counts, by label: one per mention, adjacent name spans joined as
-    the placeholders join them (``Mary Jane`` is one, as it is one ``[NAME]``), and one
-    per other span (an e-mail, a URL, a phone number). The one count of ``scrub``,
-    ``link`` and ``review``, so that they agree on the same dump."""
-    return Counter(group[0].label for group in mention_groups(text, spans))
 
 
 @dataclass
@@ -131,6 +123,7 @@ class PostResult(NamedTuple):
     near: Optional[List[Span]] = None       # review --html: detect/leftovers.py
     unknown: Optional[List[Span]] = None
     rewritten: Optional[dict] = None        # other fields the operator rewrote (author)
+    mentions: Optional[list] = None         # DetectionConfig.mentions: for the linker
 
 
 @contextlib.contextmanager
@@ -169,10 +162,10 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             for chunk, results in engine.map_ordered(factory, args, chunked(posts)):
                 for fields, result in zip(chunk, results):
                     summary.tokens += result.tokens
-                    summary.found.update(mention_counts(fields["text"], result.spans))
+                    summary.found.update(result.found)
                     yield PostResult(fields, result.spans, result.tokens, result.text,
                                      result.replaced, result.near, result.unknown,
-                                     result.rewritten)
+                                     result.rewritten, result.mentions)
                 progress.update(len(chunk))
             progress.close()
             watch.check_file(reader)        # appended to after it was read?
@@ -213,6 +206,8 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     consistency = config.detection.runs("consistency")
     passes = 3 if by_people or consistency else 2
     work = "finding names" if by_people or consistency else "scrubbing"
+    if by_people:                           # the workers find the linker's mentions
+        config = replace(config, detection=replace(config.detection, mentions=True))
     if consistency and not by_people:       # the placeholders are written in pass 3
         config = replace(config, detection=replace(config.detection,
                                                    render_placeholders=False))
@@ -264,10 +259,11 @@ def link_dump(config: RunConfig, engine) -> Summary:
 
     started = time.monotonic()
     summary = Summary(verb="linked names in")
+    config = replace(config, detection=replace(config.detection, mentions=True))
     linker = Linker(config.scope)
     with _detected(config, engine, summary, 2) as (detected, _):
         for post in detected:
-            linker.observe(post.fields, post.spans)
+            linker.observe(post.fields, post.spans, post.mentions)
             summary.posts += 1
     people = linked(linker, config, summary)
     with atomic_output(config.output, private=True) as handle:

@@ -11,14 +11,16 @@ given to two people. So the output is the same whatever ``--jobs`` is.
 """
 import hashlib
 import json
+from collections import Counter
 from dataclasses import replace
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from ..files.atomic import optional_output
+from ..kinds import PERSON_LABELS
 from ..output.operators import OPERATORS
-from ..spans import Span
+from ..spans import Span, join
 from ..text.document import Document
-from .chunks import chunked
+from .chunks import chunked, mention_counts
 from .config import DetectionConfig, RunConfig
 from .progress import Progress, StepProgress
 
@@ -47,12 +49,25 @@ class ChunkMentions:
                          .analyzer if detection.runs("consistency") else None)
 
     def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[dict]]]) -> list:
+        """Per post: its spans, its mentions, and the summary's count of what will be
+        removed (:func:`removed_counts`)."""
         results = []
         for fields, spans, words in items:
             if words:
                 spans = self.analyzer.extend(Document.from_post(fields), spans, words)
-            results.append(self.finder(fields["text"], spans))
+            spans, mentions = self.finder(fields["text"], spans)
+            results.append((spans, mentions, removed_counts(fields["text"], spans, mentions)))
         return results
+
+
+def removed_counts(text: str, spans: Sequence[Span], mentions: Sequence) -> Counter:
+    """The summary's ``removed`` count of a post the person operators will rewrite: each
+    mention's parts and each other identifier, in text order, as
+    :meth:`~mmbdeid.output.operators.PersonOperator.write` replaces them."""
+    replaced = [(join(m.parts), m.parts) for m in mentions]
+    replaced += [(span, (span,)) for span in spans if span.label not in PERSON_LABELS]
+    replaced.sort(key=lambda item: item[0].start)
+    return mention_counts(text, [part for _, parts in replaced for part in parts])
 
 
 def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
@@ -67,7 +82,7 @@ def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
     evidence = Evidence(config.detection) if config.detection.runs("consistency") else None
     with FoundSpans() as found:
         for post in detected:
-            linker.observe(post.fields, post.spans)
+            linker.observe(post.fields, post.spans, post.mentions)
             if evidence is not None:
                 evidence.observe(post.fields, post.spans)
             found.add(post.fields, post.spans)
@@ -92,12 +107,11 @@ def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
         with post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
             for chunk, results in engine.map_ordered(factory, args, chunked(work())):
-                for (fields, _, _), (spans, mentions) in zip(chunk, results):
+                for (fields, _, _), (spans, mentions, removed) in zip(chunk, results):
                     rewritten, replaced = operator.write(fields, spans, mentions)
                     writer.write(rewritten)
                     summary.posts += 1
-                    summary.count_removed(fields["text"],
-                                          [part for r in replaced for part in r.parts])
+                    summary.removed.update(removed)
                     if spans_out is not None:
                         spans_out.write(spans_line(fields["id"], replaced))
                 progress.update(len(chunk))

@@ -34,7 +34,7 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 
 from ..spans import Span
 from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
-from .mentions import mentions_of
+from .mentions import Mention, mentions_of
 from .personmap import Person, PersonMap, name_key
 from .resolver import DuplicateName, Resolver
 from .scope import SCOPES, ScopeIndex, field_text
@@ -79,7 +79,10 @@ class Linker:
         self._forms: Dict[str, Counter] = defaultdict(Counter)
         self._ids_in_texts: Set[str] = set()            # [P12] of an earlier scrub
 
-    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+    def observe(self, fields: dict, spans: Sequence[Span],
+                mentions: Optional[Sequence[Mention]] = None) -> None:
+        """One more post, with its detected spans and, if a worker found them already,
+        its mentions (:func:`~mmbdeid.people.mentions.mentions_of` of the spans)."""
         self.scopes.add_post(fields)
         if "[" in fields["text"]:
             self._ids_in_texts.update(PSEUDONYM_IN_TEXT.findall(fields["text"]))
@@ -88,7 +91,9 @@ class Linker:
             self._authors[author] = len(self._authors)
         post = {name: fields.get(name) for name in _POST_CONTEXT}
         seen: Set[Tuple[str, str, str]] = set()
-        for mention in mentions_of(fields["text"], spans):
+        if mentions is None:
+            mentions = mentions_of(fields["text"], spans)
+        for mention in mentions:
             key = name_key(mention.text)
             if not key:
                 continue

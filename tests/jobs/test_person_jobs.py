@@ -78,3 +78,26 @@ def test_the_workers_find_the_mentions(tmp_path, dump, monkeypatch):
         "--jobs", 1)
     assert len(calls) == 120 and set(calls) == {os.getpid()}
     assert (tmp_path / "one.jsonl").read_bytes() == out.read_bytes()
+
+
+@pytest.mark.parametrize("command", [["scrub", "--mode", "pseudonym"], ["link"]])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_linker_reads_the_mentions_the_workers_found(tmp_path, dump, monkeypatch,
+                                                         command, jobs):
+    """Pass 2's workers find each post's mentions for the linker, so the main process
+    reads them instead of finding them again (the map and output are the same)."""
+    from mmbdeid.people import linker
+    calls = []
+    original = linker.mentions_of
+
+    def counted(text, spans):
+        calls.append(text)
+        return original(text, spans)
+
+    out = tmp_path / "out"
+    run(dump, command[0], "-o", out, "--jobs", jobs, *command[1:])
+    monkeypatch.setattr(linker, "mentions_of", counted)
+    again = tmp_path / "again"
+    run(dump, command[0], "-o", again, "--jobs", jobs, *command[1:])
+    assert calls == []
+    assert again.read_bytes() == out.read_bytes()
