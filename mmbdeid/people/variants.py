@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from typing import Dict, List, Set, Tuple
+from typing import Collection, Dict, List, Set, Tuple, Union
 
 import jellyfish
 
@@ -49,17 +49,17 @@ def is_misspelling(key: str, name: str) -> bool:
 class VariantIndex:
     """Which people a name key may be a variant of, without comparing it to every name.
 
-    Each index maps a key to its people in the order they were added, as a dict used as
-    an ordered set: a key can have thousands of people (every ``mary...`` username has the
-    prefix ``mary``), and a list's ``in`` test made adding them quadratic."""
+    Each index maps a key to its people in the order they were added (:func:`_add`,
+    :func:`_people`): a key can have thousands of people (every ``mary...`` username has
+    the prefix ``mary``), and a list's ``in`` test made adding them quadratic."""
 
     def __init__(self, person_map: PersonMap):
-        self.exact: Dict[str, Dict[str, None]] = defaultdict(dict)
-        self.by_nickname_group: Dict[str, Dict[str, None]] = defaultdict(dict)
-        self.by_initials: Dict[str, Dict[str, None]] = defaultdict(dict)
-        self.by_part: Dict[str, Dict[str, None]] = defaultdict(dict)
-        self.by_username_variant: Dict[str, Dict[str, None]] = defaultdict(dict)
-        self.by_username_prefix: Dict[str, Dict[str, None]] = defaultdict(dict)
+        self.exact: Dict[str, PeopleOfKey] = {}
+        self.by_nickname_group: Dict[str, PeopleOfKey] = {}
+        self.by_initials: Dict[str, PeopleOfKey] = {}
+        self.by_part: Dict[str, PeopleOfKey] = {}
+        self.by_username_variant: Dict[str, PeopleOfKey] = {}
+        self.by_username_prefix: Dict[str, PeopleOfKey] = {}
         # words misspellings are compared with, by their deletion neighbourhood
         self.spellings = SpellingIndex()
         # key -> variant_people(key): emptied whenever a name or username is added
@@ -97,7 +97,7 @@ class VariantIndex:
                         self.spellings.add(variant, person.id)
 
     def exact_people(self, key: str) -> List[str]:
-        return list(self.exact.get(key, ()))
+        return list(_people(self.exact, key))
 
     def variant_people(self, key: str) -> List[str]:
         """People one of whose names ``key`` is a variant of, in first-seen order."""
@@ -112,20 +112,40 @@ class VariantIndex:
             # (sorted: a set's order changes with the interpreter's hash seed, and the
             # order of the candidates is the order of a duplicate-name warning's people)
             for canonical in sorted(_nickname_groups_by_name().get(key, ())):
-                found.update(dict.fromkeys(self.by_nickname_group.get(canonical, ())))
+                found.update(dict.fromkeys(_people(self.by_nickname_group, canonical)))
             if 2 <= len(key) <= 4:
-                found.update(dict.fromkeys(self.by_initials.get(key, ())))
-            found.update(dict.fromkeys(self.by_part.get(key, ())))
+                found.update(dict.fromkeys(_people(self.by_initials, key)))
+            found.update(dict.fromkeys(_people(self.by_part, key)))
             found.update(dict.fromkeys(person_id for _, _, person_id
                                        in self.spellings.misspelt(key)))
         for index in (self.by_username_variant, self.by_username_prefix):
-            found.update(dict.fromkeys(index.get(key.replace(" ", ""), ())))
-        exact = self.exact.get(key, {})
+            found.update(dict.fromkeys(_people(index, key.replace(" ", ""))))
+        exact = _people(self.exact, key)
         return [p for p in found if p not in exact]
 
 
-def _add(index: Dict[str, Dict[str, None]], key: str, person_id: str) -> None:
-    index[key][person_id] = None      # (a person already there keeps their place)
+# A key's people: one person id (most keys of a board have one), or a dict of them used as
+# an ordered set. A dict per key cost ~120 bytes for a key of one person, and these
+# indexes hold ~15 keys per board member.
+PeopleOfKey = Union[str, Dict[str, None]]
+
+
+def _add(index: Dict[str, PeopleOfKey], key: str, person_id: str) -> None:
+    """``person_id`` after the people of ``key`` (a person already there keeps their place)."""
+    held = index.get(key)
+    if held is None:
+        index[key] = person_id
+    elif isinstance(held, str):
+        if held != person_id:
+            index[key] = {held: None, person_id: None}
+    else:
+        held[person_id] = None
+
+
+def _people(index: Dict[str, PeopleOfKey], key: str) -> Collection[str]:
+    """The people of ``key``, in the order they were added (not to be changed)."""
+    held = index.get(key)
+    return () if held is None else (held,) if isinstance(held, str) else held
 
 
 # -- is a person called so? -----------------------------------------------------------

@@ -80,7 +80,11 @@ def brute_force(words, key):
     return found
 
 
-def test_the_index_answers_as_comparing_with_every_word():
+@pytest.mark.parametrize("merge_at", [spellings.MERGE_AT_LEAST, 50])
+def test_the_index_answers_as_comparing_with_every_word(merge_at, monkeypatch):
+    """Whether the variants are in the sorted arrays (merged every 50 variants or more) or
+    still in the dict of recent ones (the default, for this few), the same answers."""
+    monkeypatch.setattr(spellings, "MERGE_AT_LEAST", merge_at)
     rng = random.Random(22)
     letters = "abcdeo"              # few letters, so many words are near each other
 
@@ -109,6 +113,7 @@ def test_the_index_answers_as_comparing_with_every_word():
     for w, person in words:
         index.add(w, person)
     keys = [typo(rng.choice(words)[0]) for _ in range(200)] + [word() for _ in range(50)]
+    assert (len(index._hashes) > len(index) / 2) == (merge_at == 50)
     found_some = 0
     for key in keys:
         expected = brute_force(words, key)
@@ -135,3 +140,17 @@ def test_a_misspelling_is_compared_with_its_neighbours_only(monkeypatch):
     index.add("arthur", "U9999")
     assert [(w, p) for _, w, p in index.misspelt("arhtur")] == [("arthur", "U9999")]
     assert len(compared) < 20
+
+
+def test_a_hash_shared_by_two_variants_finds_no_one_more(monkeypatch):
+    """Were every variant's hash the same, each key would be compared with every word: the
+    distance still decides, so the answers stay those of comparing with every word."""
+    monkeypatch.setattr(spellings, "MERGE_AT_LEAST", 8)
+    monkeypatch.setattr(spellings, "hash", lambda variant: 7, raising=False)
+    index = SpellingIndex()
+    words = [("arthur", "U1"), ("martha", "U2"), ("arthurine", "U3"), ("kaygirl", "U4")]
+    for word, person in words:
+        index.add(word, person)
+    assert [(w, p) for _, w, p in index.misspelt("arhtur")] == [("arthur", "U1")]
+    assert index.misspelt("kaygril") == [(4, "kaygirl", "U4")]
+    assert index.misspelt("zzzzzz") == []
