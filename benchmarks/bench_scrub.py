@@ -92,18 +92,31 @@ def tree_rss(root):
     return total
 
 
+def _cpu_seconds(pid):
+    """User + system CPU of one process so far (0 once it is gone)."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(b")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_measured(cmd, cwd):
     """Run ``cmd``; return (wall seconds, peak tree RSS bytes, CPU seconds, peak RSS bytes
-    of the main process alone: what grows with the dump, the workers' does not)."""
+    of the main process alone: what grows with the dump, the workers' does not, and the
+    main process's own CPU seconds, as last seen before it ended: its serial share)."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak = main_peak = 0
+    peak = main_peak = main_cpu = 0
     while proc.poll() is None:
         peak = max(peak, tree_rss(proc.pid))
         main_peak = max(main_peak, _rss_bytes(proc.pid))
+        main_cpu = max(main_cpu, _cpu_seconds(proc.pid))
         time.sleep(POLL_SECONDS)
     out, err = proc.communicate()
     wall = time.perf_counter() - start
@@ -115,7 +128,7 @@ def run_measured(cmd, cwd):
     if peak == 0:
         # Ended before the first poll: fall back to the largest single child ever (KiB).
         peak = after.ru_maxrss * 1024
-    return wall, peak, cpu, main_peak
+    return wall, peak, cpu, main_peak, main_cpu
 
 
 def scrub_options(cwd):
@@ -297,14 +310,14 @@ def _run(args, workdir):
             n, gen_seconds, " ".join(os.path.basename(c) if c == sys.executable else c
                                      for c in cmd)))
         sys.stdout.flush()
-        wall, peak, cpu, main_peak = run_measured(cmd, workdir)
+        wall, peak, cpu, main_peak, main_cpu = run_measured(cmd, workdir)
         bare = bare_crfsuite(dump, n, args.bare_sample, seed=args.seed)
         bare_rate = bare["sample_ws_tokens"] / bare["bare_seconds"] if bare["bare_seconds"] else 0.0
         e2e_rate = bare["ws_tokens"] / wall
         row = {
             "posts": n, "ws": bare["ws_tokens"], "crf": bare["crf_tokens"], "wall": wall,
             "cpu": cpu, "tps": e2e_rate, "pps": n / wall, "rss": peak / MIB,
-            "main_rss": main_peak / MIB,
+            "main_rss": main_peak / MIB, "main_cpu": main_cpu,
             "bare": bare_rate,
             "ratio1": e2e_rate / bare_rate if bare_rate else float("nan"),
             "ratioj": e2e_rate / (bare_rate * jobs_used) if bare_rate else float("nan"),
@@ -313,9 +326,9 @@ def _run(args, workdir):
             if bare["bare_seconds"] else 0.0,
         }
         rows.append(row)
-        print("[%d posts] scrub %.1f s wall, %.1f s CPU, peak %.0f MiB (main process %.0f "
-              "MiB); bare crfsuite on %d posts: %.2f s (%s)" % (
-                  n, wall, cpu, row["rss"], row["main_rss"], bare["sample_posts"],
+        print("[%d posts] scrub %.1f s wall, %.1f s CPU, peak %.0f MiB (main process %.1f s "
+              "CPU, %.0f MiB); bare crfsuite on %d posts: %.2f s (%s)" % (
+                  n, wall, cpu, row["rss"], main_cpu, row["main_rss"], bare["sample_posts"],
                   bare["bare_seconds"], bare["items_api"]))
         sys.stdout.flush()
         if args.profile:

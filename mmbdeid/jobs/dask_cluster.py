@@ -121,14 +121,14 @@ class DaskEngine:
         from .consistency import ChunkExtender
         return ChunkExtender, (self.run_id, detection)
 
-    def mention_finder(self, detection: DetectionConfig, digest: str, forms: bytes
+    def mention_finder(self, detection: DetectionConfig, digest: str, payload: bytes
                        ) -> Tuple[Callable, tuple]:
-        """(factory, args) of the person modes' pass-3 function on workers: the map's names
-        shipped to every worker once (they are secrets: cached under this run, so its end
-        removes them), identified by their SHA-256."""
+        """(factory, args) of the person modes' pass-3 function on workers: the fixed map
+        shipped to every worker once (a secret: cached under this run, so its end removes
+        it), identified by its SHA-256."""
         from .person_pass import ChunkMentions
         return ChunkMentions, (self.run_id, digest,
-                               self.client.scatter(forms, broadcast=True, hash=False),
+                               self.client.scatter(payload, broadcast=True, hash=False),
                                detection)
 
 

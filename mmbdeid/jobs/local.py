@@ -408,10 +408,10 @@ class LocalEngine:
         from .consistency import ChunkExtender
         return ChunkExtender, ("", detection)
 
-    def mention_finder(self, detection: DetectionConfig, digest: str, forms: bytes
+    def mention_finder(self, detection: DetectionConfig, digest: str, payload: bytes
                        ) -> Tuple[Callable, tuple]:
-        """(factory, args) of the person modes' pass-3 function in each worker (the map's
-        names ``forms``, after their SHA-256 ``digest``)."""
+        """(factory, args) of the person modes' pass-3 function in each worker (the fixed
+        map, ``payload``, after its SHA-256 ``digest``)."""
         from .person_pass import ChunkMentions
-        return ChunkMentions, ("", digest, forms, detection)
+        return ChunkMentions, ("", digest, payload, detection)
 

@@ -1,16 +1,20 @@
 """The person modes after detection: the names linked to people in the main process, then
-pass 3 writing the posts, with the work that does not depend on who is who in the workers.
+pass 3 writing the posts, with all that does not depend on the order of the posts in the
+workers.
 
-A post's rewriting has two halves. The first (its spans completed with the other
-occurrences of its thread's and author's words and with the map's names the model missed
-there, then its mentions of people found: most of the time) is the same whatever came
-before, so the workers do it, chunk by chunk (:class:`ChunkMentions`). The second (each
-mention's person, and its pseudonym or surrogate) stays in the main process, in input
-order: the resolver learns the names it meets, and a surrogate is drawn once and never
-given to two people. So the output is the same whatever ``--jobs`` is.
+Once the map is fixed (linked, or read with ``--map``), it goes to every worker with who
+posts in each scope group. The workers, chunk by chunk (:class:`ChunkMentions`), complete
+each post's spans (the other occurrences of its thread's and author's words, the map's
+names the model missed there), find its mentions of people and resolve each on the map
+(:meth:`~mmbdeid.people.resolver.Resolver.route` and ``answer``): most of the work, the
+same whatever came before. The main process settles each answer in input order
+(:meth:`~mmbdeid.people.resolver.Resolver.settle`: a name met first in pass 3 gets the
+next ``P`` number, and what such a new person could change is resolved again) and writes
+the values: a surrogate is drawn once and never given to two people. So the output is the
+same whatever ``--jobs`` is, and the same as resolving every mention in the main process.
 """
 import hashlib
-import json
+import pickle
 from collections import Counter
 from dataclasses import replace
 from typing import Iterator, List, Optional, Sequence, Tuple
@@ -25,38 +29,51 @@ from .config import DetectionConfig, RunConfig
 from .progress import Progress, StepProgress
 
 
-def forms_payload(forms: Sequence[str]) -> Tuple[str, bytes]:
-    """The map's names as the workers get them: (SHA-256, bytes)."""
-    content = json.dumps(list(forms), ensure_ascii=False).encode("utf-8")
+def map_payload(people, members, scope: str) -> Tuple[str, bytes]:
+    """The fixed person map, who posts in each group of ``scope`` and the scope, as the
+    workers get them: (SHA-256, bytes). Pickled: the map's order is its people's order,
+    which resolving depends on."""
+    content = pickle.dumps((people, members, scope), protocol=pickle.HIGHEST_PROTOCOL)
     return hashlib.sha256(content).hexdigest(), content
 
 
 class ChunkMentions:
-    """Pass 3 of the person modes in one process: per post ``(fields, spans, words)``
-    (``words``: its scopes' words to look for, or None), its spans completed and its
-    mentions of people found (:class:`~mmbdeid.output.person_mentions.MentionFinder`).
-    ``run``: the run it serves (an engine caching it per run forgets it by that);
-    ``forms``: the map's names (:func:`forms_payload`), checked against ``digest``."""
+    """Pass 3 of the person modes in one process: per post ``(fields, spans, words,
+    addressees)`` (``words``: its scopes' words to look for, or None; ``addressees``:
+    whom it may speak to), its spans completed, its mentions of people found
+    (:class:`~mmbdeid.output.person_mentions.MentionFinder`), each answered on the map
+    (:meth:`~mmbdeid.people.resolver.Resolver.answer`), and the count of what will be
+    removed. ``run``: the run it serves (an engine caching it per run forgets it by
+    that); ``payload``: the map (:func:`map_payload`), checked against ``digest``."""
 
-    def __init__(self, run: str, digest: str, forms: bytes, detection: DetectionConfig):
+    def __init__(self, run: str, digest: str, payload: bytes, detection: DetectionConfig):
+        from ..output.operators import member_name_forms
         from ..output.person_mentions import MentionFinder
+        from ..people.resolver import Resolver
         from .consistency import ChunkExtender
-        if hashlib.sha256(forms).hexdigest() != digest:
-            raise ValueError("the person map's names arrived damaged")
-        self.finder = MentionFinder(json.loads(forms.decode("utf-8")), detection.allow,
+        if hashlib.sha256(payload).hexdigest() != digest:
+            raise ValueError("the person map arrived damaged")
+        people, members, scope = pickle.loads(payload)
+        self.finder = MentionFinder(member_name_forms(people), detection.allow,
                                     detection.steps)
+        self.resolver = Resolver(people, members, scope)
         self.analyzer = (ChunkExtender(run, replace(detection, render_placeholders=False))
                          .analyzer if detection.runs("consistency") else None)
 
-    def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[dict]]]) -> list:
-        """Per post: its spans, its mentions, and the summary's count of what will be
-        removed (:func:`removed_counts`)."""
+    def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[dict], List[str]]]
+                 ) -> list:
         results = []
-        for fields, spans, words in items:
+        for fields, spans, words, addressees in items:
             if words:
                 spans = self.analyzer.extend(Document.from_post(fields), spans, words)
             spans, mentions = self.finder(fields["text"], spans)
-            results.append((spans, mentions, removed_counts(fields["text"], spans, mentions)))
+            answers = []
+            for mention in mentions:
+                route = self.resolver.route(mention, fields, addressees)
+                answers.append(route if isinstance(route, str)
+                               else (route,) + self.resolver.answer(route))
+            results.append((spans, mentions, removed_counts(fields["text"], spans, mentions),
+                            answers))
         return results
 
 
@@ -94,21 +111,22 @@ def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
                                           steps=config.detection.steps, warn=summary.warn,
                                           **seed)
 
-        def work() -> Iterator[Tuple[dict, List[Span], Optional[dict]]]:
+        def work() -> Iterator[Tuple[dict, List[Span], Optional[dict], List[str]]]:
             for index, record, spans in found.read_back(reread(), watch):
                 words = (evidence.words_for(record.fields, index, spans)
                          if evidence is not None else None)
-                yield record.fields, spans, words
+                yield record.fields, spans, words, linker.scopes.addressees(record.fields)
 
-        factory, args = engine.mention_finder(config.detection,
-                                              *forms_payload(operator.member_forms))
+        factory, args = engine.mention_finder(config.detection, *map_payload(
+            people, linker.scopes.members_of(config.scope), config.scope))
         progress = Progress("pass 3/3 writing", total=found.posts, quiet=config.quiet)
         # the spans carry each mention's person id: private, like the map
         with post_output(config, summary) as writer, \
                 optional_output(config.spans_path, private=True) as spans_out:
             for chunk, results in engine.map_ordered(factory, args, chunked(work())):
-                for (fields, _, _), (spans, mentions, removed) in zip(chunk, results):
-                    rewritten, replaced = operator.write(fields, spans, mentions)
+                for item, (spans, mentions, removed, answers) in zip(chunk, results):
+                    fields = item[0]
+                    rewritten, replaced = operator.write(fields, spans, mentions, answers)
                     writer.write(rewritten)
                     summary.posts += 1
                     summary.removed.update(removed)

@@ -38,7 +38,7 @@ from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..lexicon.wordlists import load_wordlist
 from ..people.mentions import Mention
 from ..people.personmap import PersonMap
-from ..people.resolver import DuplicateName, Resolver
+from ..people.resolver import Answer, DuplicateName, Resolver
 from ..people.scope import ScopeIndex
 from ..spans import Span, join, mention_groups, stitch
 from ..text.placeholders import PLACEHOLDER
@@ -174,7 +174,8 @@ class PersonOperator(Operator):
                  warn: Optional[Callable[[DuplicateName], None]] = None):
         self.people = people
         self.resolver = Resolver(people, scopes, scope, warn=warn)
-        self.member_forms = _member_name_forms(people)
+        self.resolver.fix()
+        self.member_forms = member_name_forms(people)
         self._finder_options = (allow, steps)
         self._finder: Optional[MentionFinder] = None
 
@@ -183,16 +184,18 @@ class PersonOperator(Operator):
             self._finder = MentionFinder(self.member_forms, *self._finder_options)
         return self.write(fields, *self._finder(fields["text"], spans))
 
-    def write(self, fields: dict, spans: Sequence[Span], mentions: Sequence[Mention]
-              ) -> Tuple[dict, Linked]:
+    def write(self, fields: dict, spans: Sequence[Span], mentions: Sequence[Mention],
+              answers: Optional[Sequence[Answer]] = None) -> Tuple[dict, Linked]:
         """The post rewritten, given what :class:`~mmbdeid.output.person_mentions.
-        MentionFinder` made of its spans: each mention linked to its person. Posts are
-        written in input order, since the resolver learns as it goes and each surrogate
-        is drawn once."""
+        MentionFinder` made of its spans: each mention linked to its person, from the
+        workers' ``answers`` if given (:meth:`~mmbdeid.people.resolver.Resolver.settle`).
+        Posts are written in input order, since the resolver learns as it goes and each
+        surrogate is drawn once."""
         text = fields["text"]
         replaced: List[Tuple[Replaced, str]] = []         # (what, its replacement)
-        for mention in mentions:
-            person_id = self.resolver.resolve(mention, fields)
+        for number, mention in enumerate(mentions):
+            person_id = (self.resolver.resolve(mention, fields) if answers is None
+                         else self.resolver.settle(answers[number], mention, fields))
             replaced.append((Replaced(join(mention.parts), person_id, mention.parts),
                              self.person_value(person_id, mention.label, mention.text)))
         for span in spans:
@@ -293,7 +296,7 @@ def _function_name(function) -> str:
     return getattr(function, "__qualname__", None) or type(function).__name__
 
 
-def _member_name_forms(people: PersonMap) -> List[str]:
+def member_name_forms(people: PersonMap) -> List[str]:
     """How the people of the map are called, for the whole-word search: every line of the
     map, board members and people only mentioned alike, so a name added to a ``P`` line by
     hand is applied (stop words and one-letter names left out: they would replace

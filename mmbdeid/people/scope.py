@@ -33,10 +33,15 @@ class ScopeIndex:
         self.members[("board", field_text(fields, "board"))].add(author)
 
     def group(self, fields: dict, scope: str) -> Tuple[str, str]:
-        return ("dump", "") if scope == "dump" else (scope, field_text(fields, scope))
+        return scope_group(fields, scope)
 
     def in_group(self, username: str, group: Tuple[str, str]) -> bool:
         return group[0] == "dump" or username in self.members.get(group, ())
+
+    def members_of(self, scope: str) -> "GroupMembers":
+        """Who posts in each group of one scope, without the posts."""
+        return GroupMembers({group: members for group, members in self.members.items()
+                             if group[0] == scope})
 
     def parent_author(self, fields: dict) -> Optional[str]:
         parent = fields.get("parent")
@@ -74,6 +79,30 @@ class ScopeIndex:
         """A post replying to nothing and no one: no parent, nobody else posted before."""
         return (fields.get("parent") in (None, "")
                 and not self.addressees(fields))
+
+
+class GroupMembers:
+    """Who posts in each group of one scope: what resolving a name in a group needs
+    (:class:`~mmbdeid.people.resolver.Resolver`), small enough to send to the workers,
+    which are given each post's addressees with it."""
+
+    def __init__(self, members: Dict[Tuple[str, str], Set[str]]):
+        self.members = members
+
+    def group(self, fields: dict, scope: str) -> Tuple[str, str]:
+        return scope_group(fields, scope)
+
+    def in_group(self, username: str, group: Tuple[str, str]) -> bool:
+        return group[0] == "dump" or username in self.members.get(group, ())
+
+    def addressees(self, fields: dict) -> List[str]:
+        raise ValueError("the addressees of a post come with it: GroupMembers has no posts")
+
+
+def scope_group(fields: dict, scope: str) -> Tuple[str, str]:
+    """The group of a post in a scope: ("thread", its thread), ("board", its board), or
+    ("dump", "")."""
+    return ("dump", "") if scope == "dump" else (scope, field_text(fields, scope))
 
 
 def field_text(fields: dict, name: str) -> str:
