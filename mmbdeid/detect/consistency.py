@@ -19,6 +19,7 @@ board when the post has an author. Each added span scores the highest probabilit
 had in the post's scopes, with ``source`` :data:`~mmbdeid.spans.CONSISTENCY`.
 """
 import functools
+import re
 from typing import Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..kinds import PERSON_LABELS
@@ -37,6 +38,7 @@ class Seen(NamedTuple):
 
 
 Types = Dict[str, Seen]          # by the word in lower case
+_WORD_RUN = re.compile(r"\w+")
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,11 +88,14 @@ def scope_keys(board: str, thread: str, author: str, post: Hashable,
 
 
 class NameEvidence:
-    """The words removed with high probability, per scope (small: a few words a thread)."""
+    """The words removed with high probability, per scope (small: a few words a thread,
+    but an author's grow with the dump: hundreds for one who posts thousands of times)."""
 
     def __init__(self, authors: bool = True):
         self.authors = authors
         self.scopes: Dict[tuple, Types] = {}
+        # per scope, its words that are not one run of word characters (o'leary)
+        self.unusual: Dict[tuple, Dict[str, None]] = {}
 
     def keys(self, board: str, thread: str, author: str, post: Hashable) -> List[tuple]:
         return scope_keys(board, thread, author, post, self.authors)
@@ -102,6 +107,8 @@ class NameEvidence:
             scope = self.scopes.setdefault(key, {})
             for word, seen in types.items():
                 merge_type(scope, word, seen)
+                if not _WORD_RUN.fullmatch(word):
+                    self.unusual.setdefault(key, {})[word] = None
 
     def types(self, keys: Sequence[tuple]) -> Types:
         """The words of all ``keys``' scopes."""
@@ -110,6 +117,22 @@ class NameEvidence:
             for word, seen in self.scopes.get(key, {}).items():
                 merge_type(merged, word, seen)
         return merged
+
+    def types_of(self, keys: Sequence[tuple], words: Iterable[str]) -> Types:
+        """:meth:`types` of ``words`` only: the work grows with them, not with the
+        scopes."""
+        merged: Types = {}
+        scopes = [self.scopes[key] for key in keys if key in self.scopes]
+        for word in words:
+            for scope in scopes:
+                seen = scope.get(word)
+                if seen is not None:
+                    merge_type(merged, word, seen)
+        return merged
+
+    def unusual_words(self, keys: Sequence[tuple]) -> List[str]:
+        """The words of ``keys``' scopes that are not one run of word characters."""
+        return [word for key in keys for word in self.unusual.get(key, ())]
 
 
 def can_be_the_name(token: str, seen: Seen) -> bool:

@@ -48,32 +48,38 @@ class Evidence:
                   ) -> Optional[Types]:
         """The words of the post's scopes that its text may hold where ``spans`` (its
         spans so far) do not already remove them as surely (None: none)."""
-        types = self.names.types(self.keys(fields, index))
+        keys = self.keys(fields, index)
+        text = fields["text"]
+        if not (text.isascii() and "<" not in text and "&" not in text):
+            return self.names.types(keys) or None
+        # What the detector reads is this very text (no markup, references or invisible
+        # characters to take out): a word not in it is not there, and one each of whose
+        # occurrences written as a name may be (counted as runs of word characters, or as
+        # a substring: at least as many as there are) a span as sure already covers adds
+        # nothing. So only the text's own runs (and a run less the n of a split n't) and
+        # the scopes' few words of other characters are looked up: an author's words
+        # grow with the dump, a post's do not.
+        lowered = text.lower()
+        candidates = dict.fromkeys(_WORD.findall(lowered))
+        candidates.update(dict.fromkeys([low[:-1] for low in candidates if low[-1:] == "n"]))
+        candidates.update(dict.fromkeys(word for word in self.names.unusual_words(keys)
+                                        if word in lowered))
+        types = self.names.types_of(keys, candidates)
         if not types:
             return None
-        text = fields["text"]
-        if text.isascii() and "<" not in text and "&" not in text:
-            # what the detector reads is this very text (no markup, references or
-            # invisible characters to take out): a word not in it is not there, and one
-            # each of whose occurrences written as a name may be (counted as runs of word
-            # characters, or as a substring: at least as many as there are) a span as
-            # sure already covers adds nothing
-            lowered = text.lower()
-            covered: Dict[str, int] = {}
-            for span in spans:
-                word = lowered[span.start:span.end]
-                seen = types.get(word)
-                if seen is not None and span.score >= seen.prob:
-                    covered[word] = covered.get(word, 0) + 1
-            types = {word: seen for word, seen in types.items() if word in lowered}
-            if types:
-                runs: Dict[str, Counter] = defaultdict(Counter)
-                for run in _WORD.findall(text):
-                    low = run.lower()       # only the runs _occurrences reads are counted
-                    if low in types or (low[-1:] == "n" and low[:-1] in types):
-                        runs[low][run] += 1
-                types = {word: seen for word, seen in types.items()
-                         if _occurrences(word, seen, lowered, runs) > covered.get(word, 0)}
+        runs: Dict[str, Counter] = defaultdict(Counter)
+        for run in _WORD.findall(text):
+            low = run.lower()       # only the runs _occurrences reads are counted
+            if low in types or (low[-1:] == "n" and low[:-1] in types):
+                runs[low][run] += 1
+        covered: Dict[str, int] = {}
+        for span in spans:
+            word = lowered[span.start:span.end]
+            seen = types.get(word)
+            if seen is not None and span.score >= seen.prob:
+                covered[word] = covered.get(word, 0) + 1
+        types = {word: seen for word, seen in types.items()
+                 if _occurrences(word, seen, lowered, runs) > covered.get(word, 0)}
         return types or None
 
 
