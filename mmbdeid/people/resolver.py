@@ -72,7 +72,7 @@ class Resolver:
         self._warned: Set[Tuple[str, Tuple[str, str]]] = set()
         # name key -> (label, scope group, excluded person) -> person id
         self._cache: Dict[str, Dict[Tuple[str, Tuple[str, str], str], str]] = defaultdict(dict)
-        self._answers: Dict[InGroup, Tuple[Optional[str], Optional[DuplicateName]]] = {}
+        self._answers: Dict[InGroup, Tuple[Optional[str], Optional[DuplicateName], bool]] = {}
         # after fix(): the people added since, their names indexed, and whether one of
         # them is a board member (an author the given map lacked)
         self._added: Optional[VariantIndex] = None
