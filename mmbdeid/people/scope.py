@@ -12,12 +12,31 @@ ADDRESSEE_WINDOW = 50       # earlier posters of a thread a name addressed may b
 ADDRESSEE_SCAN = 500        # posts looked back through for them (long two-person threads)
 
 
-class ScopeIndex:
+class GroupMembers:
+    """Who posts in each scope group: what resolving a name in a group needs
+    (:class:`~mmbdeid.people.resolver.Resolver`). Alone (one scope's groups,
+    :meth:`ScopeIndex.members_of`) it is small enough to send to the workers, which are
+    given each post's addressees with it; :class:`ScopeIndex` adds the posts."""
+
+    def __init__(self, members: Dict[Tuple[str, str], Set[str]]):
+        self.members = members
+
+    def group(self, fields: dict, scope: str) -> Tuple[str, str]:
+        return scope_group(fields, scope)
+
+    def in_group(self, username: str, group: Tuple[str, str]) -> bool:
+        return group[0] == "dump" or username in self.members.get(group, ())
+
+    def addressees(self, fields: dict) -> List[str]:
+        raise ValueError("the addressees of a post come with it: GroupMembers has no posts")
+
+
+class ScopeIndex(GroupMembers):
     """Who posts where: the people of each thread and board, each post's author and place
     in the dump, and who posted in each thread before a post."""
 
     def __init__(self):
-        self.members: Dict[Tuple[str, str], Set[str]] = defaultdict(set)
+        super().__init__(defaultdict(set))
         self.author_of: Dict[str, str] = {}
         self.position: Dict[str, int] = {}                  # post id -> order in the dump
         self.thread_posts: Dict[str, List[Tuple[int, str]]] = defaultdict(list)
@@ -31,12 +50,6 @@ class ScopeIndex:
         self.author_of[field_text(fields, "id")] = author
         self.members[("thread", thread)].add(author)
         self.members[("board", field_text(fields, "board"))].add(author)
-
-    def group(self, fields: dict, scope: str) -> Tuple[str, str]:
-        return scope_group(fields, scope)
-
-    def in_group(self, username: str, group: Tuple[str, str]) -> bool:
-        return group[0] == "dump" or username in self.members.get(group, ())
 
     def members_of(self, scope: str) -> "GroupMembers":
         """Who posts in each group of one scope, without the posts."""
@@ -79,24 +92,6 @@ class ScopeIndex:
         """A post replying to nothing and no one: no parent, nobody else posted before."""
         return (fields.get("parent") in (None, "")
                 and not self.addressees(fields))
-
-
-class GroupMembers:
-    """Who posts in each group of one scope: what resolving a name in a group needs
-    (:class:`~mmbdeid.people.resolver.Resolver`), small enough to send to the workers,
-    which are given each post's addressees with it."""
-
-    def __init__(self, members: Dict[Tuple[str, str], Set[str]]):
-        self.members = members
-
-    def group(self, fields: dict, scope: str) -> Tuple[str, str]:
-        return scope_group(fields, scope)
-
-    def in_group(self, username: str, group: Tuple[str, str]) -> bool:
-        return group[0] == "dump" or username in self.members.get(group, ())
-
-    def addressees(self, fields: dict) -> List[str]:
-        raise ValueError("the addressees of a post come with it: GroupMembers has no posts")
 
 
 def scope_group(fields: dict, scope: str) -> Tuple[str, str]:
