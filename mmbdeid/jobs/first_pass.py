@@ -12,6 +12,7 @@ from ..model.dump_fingerprint import DumpFingerprint
 from ..model.stats import CorpusStats, build_store
 from ..model.stats_builder import StatsBuilder
 from .chunks import chunked, count_chunk
+from .collection import fewer_collections
 from .config import MAX_POST_CHARS
 from .input_watch import InputWatch
 from .progress import Progress
@@ -52,6 +53,7 @@ class DumpScan:
             yield fields
 
 
+@fewer_collections()
 def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = False,
                 passes: int = 2, scan: Optional[DumpScan] = None,
                 max_chars: Optional[int] = MAX_POST_CHARS, in_place: bool = False,

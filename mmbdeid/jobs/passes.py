@@ -31,6 +31,7 @@ from ..output.review_page import PageCounts, build_review_page
 from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
 from ..spans import CRF, Span, join
 from .chunks import chunked, mention_counts
+from .collection import fewer_collections
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
 from .input_watch import InputWatch
@@ -193,6 +194,7 @@ def _reread(config: RunConfig) -> Iterator[Record]:
                       max_chars=config.max_post_chars)
 
 
+@fewer_collections()
 def scrub_dump(config: RunConfig, engine) -> Summary:
     """All passes; outputs appear only when everything succeeded.
 
@@ -252,6 +254,7 @@ def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
     watch.check_file("pass 3/3")    # appended to after it was read?
 
 
+@fewer_collections()
 def link_dump(config: RunConfig, engine) -> Summary:
     """Passes 1-2, then the person map written to ``config.output`` (duplicate-name
     warnings as comments at its top)."""
@@ -281,6 +284,7 @@ class ReviewPage(NamedTuple):
     max_posts: int
 
 
+@fewer_collections()
 def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) -> Summary:
     """Passes 1-2, then every distinct string the model would remove (names and usernames,
     compared case-insensitively) with its count, mean probability, commonest label, the
