@@ -124,18 +124,21 @@ def raise_spans(spans: Iterable[Span], found: Sequence[Span]) -> List[Span]:
     return add_spans(spans, raised)
 
 
-def drop_inside(spans: Iterable[Span], regions: Sequence[Tuple[int, int]]) -> List[Span]:
-    """``spans`` less those lying entirely inside one of ``regions`` (sorted, disjoint
-    ``(start, end)`` pairs: an allowed phrase, a drug name)."""
+def drop_inside(spans: Iterable[Span], regions: Iterable[Tuple[int, int]]) -> List[Span]:
+    """``spans`` less those lying entirely inside one of ``regions`` (``(start, end)``
+    pairs, in any order, overlapping or not: an allowed phrase, a drug name, what a keep
+    step keeps)."""
     spans = list(spans)
+    regions = sorted(regions)
     if not spans or not regions:
         return spans
     starts = [start for start, _ in regions]
+    # the farthest end of the regions starting at or before each one
+    reach = list(accumulate((end for _, end in regions), max))
     kept = []
     for span in spans:
-        # regions are disjoint: only the last one starting at or before the span can hold it
         index = bisect_left(starts, span.start + 1) - 1
-        if not (index >= 0 and span.inside(*regions[index])):
+        if not (index >= 0 and reach[index] >= span.end):
             kept.append(span)
     return kept
 

@@ -49,7 +49,7 @@ class MentionFinder:
         document = Document.from_text(text)
         kept = document.to_original([span for step in self.keep_steps
                                      for span in step.detect(document)])
-        return [span for span in found if not any(span.inside(k.start, k.end) for k in kept)]
+        return drop_inside(found, [(span.start, span.end) for span in kept])
 
 
 def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:

@@ -5,6 +5,7 @@ introducing its author, after a title).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import Iterable, List, NamedTuple, Tuple
 
@@ -57,7 +58,7 @@ _SIGNOFF_LEAD = re.compile(
     r"later|bye))[\W_]*$", re.IGNORECASE)
 _SELF_LEAD = re.compile(r"\b(?:i'?m|i\s+am|my\s+name\s+is|name'?s|it'?s|this\s+is)\s+$",
                         re.IGNORECASE)
-_SELF_AFTER = re.compile(r"^\s+here\b", re.IGNORECASE)
+_SELF_AFTER = re.compile(r"\s+here\b", re.IGNORECASE)     # matched where the name ends
 
 
 class Mention(NamedTuple):
@@ -137,25 +138,27 @@ def mention_role(text: str, start: int, end: int) -> str:
     title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone)."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
+    # the lead patterns end at the name: they are matched on the line's last words only
+    lead = _last_words(before)
     if after_title(before):
         return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"
     if not text[:line_start].strip() and _GREETING.match(before):
         return "addressee"
-    if _SELF_LEAD.search(before) or _SELF_AFTER.match(text[end:]):
+    if _SELF_LEAD.search(lead) or _SELF_AFTER.match(text, end):
         return "author"
     ends_post = not _WORD.search(text, end)
-    if _CLOSING_LEAD.search(before):
+    if _CLOSING_LEAD.search(lead):
         return "closing" if ends_post else "addressee"
-    if _GREETING_LEAD.search(before):
+    if _GREETING_LEAD.search(lead):
         return "addressee"
-    if ends_post and (len(_WORD.findall(before)) <= SIGNOFF_MAX_WORDS
-                      or _SIGNOFF_LEAD.search(before)):
+    if ends_post and (_at_most_words(before, SIGNOFF_MAX_WORDS)
+                      or _SIGNOFF_LEAD.search(lead)):
         return "author"
-    if _ADDRESS_LEAD.search(before):
+    if _ADDRESS_LEAD.search(lead):
         return "addressee"
-    previous_words = _WORD.findall(before)
+    previous_words = _WORD.findall(lead)
     if (previous_words and previous_words[-1].lower() not in _NOT_VOCATIVE_BEFORE
             and _SENTENCE_END_AFTER.match(text, end)
             and not _is_initial(text[start:end].split()[-1])):   # "David A. Foti"
@@ -163,15 +166,46 @@ def mention_role(text: str, start: int, end: int) -> str:
     return ""
 
 
-_LAST_WORD_BEFORE = re.compile(r"(\w+)(\.?)[ \t]+$")
+# No lead pattern's match holds more than four runs of letters and digits ("thank you so
+# much"); one ends where the text before the name ends, so it lies in the text from the
+# fifth-last such run (where a word starts) on.
+LEAD_RUNS = 5
+LEAD_WINDOW = 64        # characters looked at for those runs first
+_ALPHANUMERIC_RUN = re.compile(r"[^\W_]+")
+
+
+def _last_words(before: str) -> str:
+    """The end of ``before`` from a word's start with ``LEAD_RUNS`` runs of letters and
+    digits or more after it (``before`` itself if it has fewer): a pattern ending at
+    ``$`` and holding fewer runs matches it where it matches ``before``."""
+    if len(before) <= LEAD_WINDOW:
+        return before
+    starts = [m.start() for m in _ALPHANUMERIC_RUN.finditer(before, len(before) - LEAD_WINDOW)]
+    for start in reversed(starts[:max(len(starts) - LEAD_RUNS + 1, 0)]):
+        previous = before[start - 1]
+        if not (previous.isalnum() or previous == "_"):     # not inside a word (\w)
+            return before[start:]
+    return before
+
+
+def _at_most_words(text: str, most: int) -> bool:
+    return sum(1 for _ in itertools.islice(_WORD.finditer(text), most + 1)) <= most
 
 
 def after_title(before: str) -> bool:
     """Whether the text ``before`` a name ends with a title (``Dr. ``, ``Nurse ``)."""
-    match = _LAST_WORD_BEFORE.search(before)
-    if match is None:
+    # as the pattern (\w+)(\.?)[ \t]+$ would find it, without trying every position
+    stripped = before.rstrip(" \t")
+    if len(stripped) == len(before):
         return False
-    word, dot = match.group(1), match.group(2)
+    dot = "." if stripped.endswith(".") else ""
+    word_end = len(stripped) - len(dot)
+    word_start = word_end
+    while word_start and (stripped[word_start - 1].isalnum() or stripped[word_start - 1] == "_"):
+        word_start -= 1
+    if word_start == word_end:
+        return False
+    word = stripped[word_start:word_end]
     key = word.lower()
     # (imported here: the detectors' modules load the tokenizer's tables, which the
     # command line does not need to start)

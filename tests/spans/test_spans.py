@@ -61,6 +61,10 @@ def test_add_spans_replaces_what_the_added_overlap_and_sorts():
     ([(0, 9)], [(10, 12)]),
     ([], [(0, 3), (5, 9), (10, 12)]),
     ([(1, 3), (10, 12)], [(0, 3), (5, 9)]),
+    ([(10, 12), (0, 3)], [(5, 9)]),                 # in any order
+    ([(0, 10), (4, 6)], [(10, 12)]),                # one inside another: the outer holds
+    ([(0, 7), (6, 12)], [(5, 9)]),                  # overlapping: (5, 9) is in neither
+    ([(4, 9), (4, 6)], [(0, 3), (10, 12)]),         # same start
 ])
 def test_drop_inside(regions, kept):
     spans = [Span("NAME", s, e, 0.5, "crf") for s, e in ((0, 3), (5, 9), (10, 12))]
