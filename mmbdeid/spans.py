@@ -129,8 +129,10 @@ def drop_inside(spans: Iterable[Span], regions: Iterable[Tuple[int, int]]) -> Li
     pairs, in any order, overlapping or not: an allowed phrase, a drug name, what a keep
     step keeps)."""
     spans = list(spans)
+    if not spans:
+        return spans
     regions = sorted(regions)
-    if not spans or not regions:
+    if not regions:
         return spans
     starts = [start for start, _ in regions]
     # the farthest end of the regions starting at or before each one
