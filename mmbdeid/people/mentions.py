@@ -138,14 +138,14 @@ def mention_role(text: str, start: int, end: int) -> str:
     title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone)."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
-    # the lead patterns end at the name: they are matched on the line's last words only
-    lead = _last_words(before)
     if after_title(before):
         return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"
     if not text[:line_start].strip() and _GREETING.match(before):
         return "addressee"
+    # the lead patterns end at the name: they are matched on the line's last words only
+    lead = _last_words(before)
     if _SELF_LEAD.search(lead) or _SELF_AFTER.match(text, end):
         return "author"
     ends_post = not _WORD.search(text, end)
@@ -182,10 +182,14 @@ def _last_words(before: str) -> str:
         return before
     starts = [m.start() for m in _ALPHANUMERIC_RUN.finditer(before, len(before) - LEAD_WINDOW)]
     for start in reversed(starts[:max(len(starts) - LEAD_RUNS + 1, 0)]):
-        previous = before[start - 1]
-        if not (previous.isalnum() or previous == "_"):     # not inside a word (\w)
+        if not _is_word_character(before[start - 1]):
             return before[start:]
     return before
+
+
+def _is_word_character(character: str) -> bool:
+    """Whether ``character`` is one ``\\w`` matches (a letter, digit or underscore)."""
+    return character.isalnum() or character == "_"
 
 
 def _at_most_words(text: str, most: int) -> bool:
@@ -201,7 +205,7 @@ def after_title(before: str) -> bool:
     dot = "." if stripped.endswith(".") else ""
     word_end = len(stripped) - len(dot)
     word_start = word_end
-    while word_start and (stripped[word_start - 1].isalnum() or stripped[word_start - 1] == "_"):
+    while word_start and _is_word_character(stripped[word_start - 1]):
         word_start -= 1
     if word_start == word_end:
         return False
