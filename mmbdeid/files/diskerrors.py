@@ -54,13 +54,21 @@ def temporary_directory_name() -> str:
 def scratch_text_file() -> IO[str]:
     """An anonymous read-write text file in ``TMPDIR`` (gone as soon as it is closed, or
     the process dies), whose write errors name ``TMPDIR``."""
+    return wrap_named(_scratch_file())
+
+
+def scratch_binary_file() -> IO[bytes]:
+    """:func:`scratch_text_file` for bytes: buffered, read-write, seekable."""
+    return wrap_named(_scratch_file(), binary=True)
+
+
+def _scratch_file() -> NamedFileIO:
     descriptor = _anonymous_file()
     try:
-        raw = NamedFileIO(descriptor, "r+", temporary_directory_name())
+        return NamedFileIO(descriptor, "r+", temporary_directory_name())
     except BaseException:
         os.close(descriptor)
         raise
-    return wrap_named(raw)
 
 
 def _anonymous_file() -> int:

@@ -402,6 +402,14 @@ class CountArrays:
         self.consolidate()
         return self.merged[kind]
 
+    def take_pairs(self, kind: int) -> Tuple[np.ndarray, np.ndarray]:
+        """The pairs of ``kind`` (sorted unique keys, counts), let go of here: the
+        vocabulary and the per-term counts stay."""
+        keys, counts = self.pairs(kind)
+        self.merged[kind] = (_EMPTY, _EMPTY)
+        self.n_merged -= len(keys)
+        return keys, counts
+
     def export(self) -> tuple:
         """A block (see ``_count_documents``) of these counts."""
         self.consolidate()

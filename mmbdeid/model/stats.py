@@ -16,11 +16,11 @@ Built in a first pass over every post, then reused (``--stats FILE``) by ``scrub
   lower-case ``kevin`` inherits the evidence of ``Kevin`` elsewhere in the dump; all-caps
   occurrences say nothing and are not counted.
 
-Memory stays flat as the dump grows: counts are gathered in
+Memory grows with the vocabulary only (each term, board and author once): counts are gathered in
 :class:`~mmbdeid.model.counting.PartialCounts` (one per chunk of posts, mergeable, so workers
 and Dask partitions can each build one), summed and ranked by
-:class:`~mmbdeid.model.stats_builder.StatsBuilder` (in SQLite once they pass its
-``FLUSH_ENTRIES``, else in memory with numpy), and the finished store
+:class:`~mmbdeid.model.stats_builder.StatsBuilder` (with numpy, the counts set aside in
+a scratch file once they pass its ``FLUSH_ENTRIES``), and the finished store
 (:mod:`~mmbdeid.model.stats_store`) is read by :class:`CorpusStats` with bounded caches.
 
 A small input (a single post, a short file) makes thin statistics: every term of a one-line

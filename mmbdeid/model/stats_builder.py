@@ -1,20 +1,21 @@
 """Building a statistics store (what it holds: :mod:`mmbdeid.model.stats`).
 
 :class:`StatsBuilder` sums counts in memory as arrays of (document, term) keys and counts,
-adds them to SQLite whenever they pass ``FLUSH_ENTRIES`` and ranks them there with SQL
-window functions. A dump whose counts never passed it is ranked in memory with numpy
-instead, in the same order, and only the results are written. Either way the store also
-keeps the raw counts of thin inputs (``THIN_*``) that :mod:`mmbdeid.model.reference`
-combines with the reference statistics.
+sets them aside in a scratch file whenever they pass ``FLUSH_ENTRIES``
+(:mod:`mmbdeid.model.count_runs`), and ranks them with numpy, a slice of whole documents
+at a time; only the results are written. The store also keeps the raw counts of thin
+inputs (``THIN_*``) that :mod:`mmbdeid.model.reference` combines with the reference
+statistics.
 """
 import itertools
 import json
 import math
 import sqlite3
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
+from .count_runs import CountRuns
 from .counting import KEY_MASK, KEY_SHIFT, CountArrays, PartialCounts
 from .stats_store import DOC_TERM_TABLE, SCHEMA_VERSION, create_count_tables, honour_signals
 
@@ -27,7 +28,7 @@ TOP_KEEP_MIN = 100
 THIN_BOARD_TOKENS = 20_000    # a smaller board's raw term counts are kept
 THIN_USER_POPULATION = 100    # with fewer users, every user's raw term counts are kept
 THIN_DUMP_TOKENS = 20_000     # a smaller dump keeps every term's counts (not only mid > 0)
-FLUSH_ENTRIES = 1_000_000     # counts held in memory (arrays) before they are added to SQLite
+FLUSH_ENTRIES = 1_000_000     # pairs held in memory (arrays) before they are set aside
 _RANK_SLICE = 1 << 18          # pairs ranked at a time
 
 
@@ -35,10 +36,11 @@ class StatsBuilder:
     """Adds posts (or ready partial counts) to a SQLite store and ranks them at the end.
 
     Counts are gathered in memory as arrays (:class:`CountArrays`, about 16 bytes a count);
-    past ``flush_entries`` of them they are added to SQLite and gathering starts afresh, so
-    memory stays bounded however large the dump. A dump whose counts never reached the
-    limit is ranked in memory with numpy (:func:`_rank`, the same order as the SQL
-    ranking of a flushed store) and only the results are written.
+    past ``flush_entries`` (document, term) pairs they are set aside in a scratch file
+    (:class:`CountRuns`) and gathering goes on, so memory stays bounded however large the
+    dump (but for the vocabulary: each term, board and author once). The pairs are
+    ranked with numpy (:func:`_rank`) a slice of whole documents at a time, read back
+    merged if they were set aside, and only the results are written.
 
     ``path`` None builds in memory (small corpora: training, evaluation)."""
 
@@ -47,15 +49,13 @@ class StatsBuilder:
         # The file is private until it is renamed into place, so durability is not needed.
         self.connection.execute("PRAGMA journal_mode = OFF")
         self.connection.execute("PRAGMA synchronous = OFF")
-        # Sorts and temporary tables of the ranking go to disk, not memory.
-        self.connection.execute("PRAGMA temp_store = FILE")
         self.flush_entries = flush_entries
         self.source: Dict[str, str] = {}       # what the store was built from (meta rows)
         self.pending = PartialCounts()         # documents given one by one (``add``)
         self.n_posts = 0
         self._counts = CountArrays()
+        self._runs = CountRuns()               # the pairs set aside
         self._thread_authors: set = set()
-        self._flushed = False                  # some counts are in SQLite
         self._json = _has_json_each(self.connection)
         honour_signals(self.connection)
         create_count_tables(self.connection)
@@ -71,10 +71,13 @@ class StatsBuilder:
         self._thread_authors |= counts.thread_authors
         for block in counts._export():
             self._counts.absorb(block)
-        if len(self._counts) + len(self._thread_authors) >= self.flush_entries:
+        if self._held() >= self.flush_entries:
             self._counts.consolidate()
-            if len(self._counts) + len(self._thread_authors) >= self.flush_entries:
+            if self._held() >= self.flush_entries:
                 self.flush()
+
+    def _held(self) -> int:
+        return self._counts.n_pairs + len(self._thread_authors)
 
     def _add_pending(self) -> None:
         pending, self.pending = self.pending, PartialCounts()
@@ -82,60 +85,27 @@ class StatsBuilder:
             self.add_counts(pending)
 
     def flush(self) -> None:
-        """Add the counts gathered in memory to SQLite, and start afresh."""
+        """Set the (document, term) pairs gathered in memory aside and add the thread
+        authors to SQLite; the vocabulary and each term's counts stay in memory."""
         self._add_pending()
-        counts, self._counts = self._counts, CountArrays()
+        for kind in (0, 1):
+            self._runs.add(kind, *self._counts.take_pairs(kind))
         thread_authors, self._thread_authors = self._thread_authors, set()
-        self._flushed = True
-        terms = list(counts.term_ids)
-        term_order = _string_order(terms)
-        term_objects = _objects(terms)
         with self.connection:
-            for kind, table in enumerate(("board_term", "user_term")):
-                keys, values = counts.pairs(kind)
-                names = list(counts.doc_ids[kind])
-                _insert_by_document(self.connection, table, (), keys >> KEY_SHIFT,
-                                    keys & KEY_MASK, values, _objects(names),
-                                    _string_order(names), term_objects, term_order,
-                                    upsert=True)
-            by_term = np.argsort(term_order)
-            self.connection.executemany(
-                "INSERT INTO term VALUES (?, ?, ?, ?, ?) ON CONFLICT(term) DO UPDATE SET "
-                "n = n + excluded.n, border = border + excluded.border, "
-                "mid = mid + excluded.mid, capitalised = capitalised + excluded.capitalised",
-                zip(term_objects[by_term].tolist(),
-                    *counts.stats[:, :len(terms)][:, by_term].tolist()))
             self.connection.executemany("INSERT OR IGNORE INTO thread_author VALUES (?, ?, ?)",
                                         _sorted(thread_authors))
 
     def finish(self) -> sqlite3.Connection:
-        """Rank everything and drop the raw per-document counts. Returns the connection to
-        the finished store, which :class:`~mmbdeid.model.stats.CorpusStats` reads."""
+        """Rank everything and write the store's tables. Returns the connection to the
+        finished store, which :class:`~mmbdeid.model.stats.CorpusStats` reads."""
         self._add_pending()
-        if not self._flushed:
-            self._finish_in_memory()
-            return self.connection
-        self.flush()
-        connection = self.connection
-        connection.create_function("ln", 1, math.log)
-        with connection:
-            for kind in ("board", "user"):
-                _rank_documents(connection, kind)
-            connection.execute("""
-                INSERT INTO border_rank
-                SELECT term, ROW_NUMBER() OVER (ORDER BY score DESC, term) - 1 FROM (
-                    SELECT term, (border * 1.0 / n) * ln(1 + n) AS score FROM term
-                    WHERE border > 0)""")
-            n_border = connection.execute("SELECT COUNT(*) FROM border_rank").fetchone()[0]
-            keep = max(TOP_KEEP_MIN, int(n_border * TOP_KEEP_SHARE))
-            connection.execute("DELETE FROM border_rank WHERE rank >= ?", (keep,))
-            thin = _keep_thin_counts(connection)
-            if not thin["all_terms"]:
-                connection.execute("DELETE FROM term WHERE mid = 0")
-            connection.execute("DROP TABLE board_term")
-            connection.execute("DROP TABLE user_term")
-            self._write_meta(n_border, thin)
-        return connection
+        try:
+            if self._runs:
+                self.flush()
+            self._write_ranked()
+        finally:
+            self._runs.close()
+        return self.connection
 
     def _write_meta(self, n_border: int, thin: Dict[str, int]) -> None:
         self.connection.executemany("INSERT INTO meta VALUES (?, ?)", [
@@ -144,9 +114,18 @@ class StatsBuilder:
             + [("thin_" + key, str(int(value))) for key, value in sorted(thin.items())]
             + sorted(self.source.items()))
 
-    def _finish_in_memory(self) -> None:
-        """``finish`` of counts that never left memory: the tables of a flushed store,
-        each written in its key order, without the per-document counts."""
+    def _slices(self, kind: int) -> Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]:
+        """A new iterator at each call over the sorted unique (keys, counts) pairs of
+        ``kind``, in slices of whole documents: read back merged if some were set aside."""
+        if self._runs:
+            return lambda: self._runs.merged_slices(kind, _RANK_SLICE)
+        keys, values = self._counts.pairs(kind)
+        return lambda: ((keys[start:end], values[start:end])
+                        for start, end in _document_slices(keys))
+
+    def _write_ranked(self) -> None:
+        """The store's tables, each written in its key order: the ranks, the sizes, the
+        term counts and the raw counts of thin boards and users."""
         counts = self._counts
         connection = self.connection
         terms = list(counts.term_ids)
@@ -169,20 +148,20 @@ class StatsBuilder:
         with connection:
             connection.execute(DOC_TERM_TABLE)
             for kind, name in enumerate(("board", "user")):
-                keys, values = counts.pairs(kind)
+                slices = self._slices(kind)
                 names = list(counts.doc_ids[kind])
                 name_objects, name_order = _objects(names), _string_order(names)
-                df = np.bincount(keys & KEY_MASK, minlength=n_terms)
+                df = np.zeros(n_terms, np.int64)
                 n_documents = 0
-                for start, end in _document_slices(keys):
-                    n_documents += 1 + np.count_nonzero(np.diff(keys[start:end] >> KEY_SHIFT))
+                for keys, _ in slices():
+                    df += np.bincount(keys & KEY_MASK, minlength=n_terms)
+                    n_documents += 1 + np.count_nonzero(np.diff(keys >> KEY_SHIFT))
                 if kind == 1:                   # every user is kept when there are few
                     thin["users"] = n_documents
                     thin["users_kept"] = n_documents < THIN_USER_POPULATION
-                for start, end in _document_slices(keys):
-                    document = keys[start:end] >> KEY_SHIFT
-                    term = keys[start:end] & KEY_MASK
-                    count = values[start:end]
+                for keys, count in slices():
+                    document = keys >> KEY_SHIFT
+                    term = keys & KEY_MASK
                     group, starts = _groups(document)
                     present = document[starts]
                     kept, rank, size, total = _rank(group, starts, count, df[term],
@@ -209,8 +188,6 @@ class StatsBuilder:
                 term_objects[kept].tolist(), *stats[:, kept].tolist()))
             connection.executemany("INSERT OR IGNORE INTO thread_author VALUES (?, ?, ?)",
                                    _sorted(self._thread_authors))
-            connection.execute("DROP TABLE board_term")
-            connection.execute("DROP TABLE user_term")
             self._write_meta(n_border, thin)
 
 
@@ -304,22 +281,20 @@ def _rank(group: np.ndarray, starts: np.ndarray, n: np.ndarray, df: np.ndarray,
 def _insert_by_document(connection, table: str, prefix: tuple, document: np.ndarray,
                         term: np.ndarray, value: np.ndarray, names: np.ndarray,
                         name_order: np.ndarray, terms: np.ndarray, term_order: np.ndarray,
-                        as_json: bool = False, upsert: bool = False) -> None:
+                        as_json: bool = False) -> None:
     """Rows (*prefix, document name, term, value) of ``table`` (``names``, ``terms``:
     object arrays by id; ``*_order``: their positions in BINARY order), added in key
     order: the B-tree then only appends. ``as_json``: a statement per document, its terms
     and values passed as a JSON object that SQLite's ``json_each`` unpacks, several times
-    faster than a statement per row. ``upsert``: a statement per row adding the value to
-    that of an existing row (tables board_term, user_term)."""
+    faster than a statement per row."""
     order = np.lexsort((term_order[term], name_order[document]))
     document = document[order]
     terms, values = terms[term[order]].tolist(), value[order].tolist()
     marks = "?, " * len(prefix)
-    if upsert or not as_json or "\0" in "".join(terms):   # JSON strings end at a NUL
+    if not as_json or "\0" in "".join(terms):     # JSON strings end at a NUL
         columns = [itertools.repeat(value) for value in prefix]
-        connection.executemany("INSERT INTO %s VALUES (%s?, ?, ?)%s" % (
-            table, marks, " ON CONFLICT(doc, term) DO UPDATE SET n = n + excluded.n"
-            if upsert else ""), zip(*columns, names[document].tolist(), terms, values))
+        connection.executemany("INSERT INTO %s VALUES (%s?, ?, ?)" % (table, marks),
+                               zip(*columns, names[document].tolist(), terms, values))
         return
     first = np.ones(len(document), bool)
     first[1:] = document[1:] != document[:-1]
@@ -337,51 +312,3 @@ def _has_json_each(connection) -> bool:
                                   ).fetchall() == [('a"b', 1)]
     except sqlite3.Error:
         return False
-
-
-def _rank_documents(connection, kind: str) -> None:
-    """term_rank and doc_size of one kind: weight tf * ln(N / n_i), rank within document."""
-    table = kind + "_term"
-    connection.execute("CREATE TEMP TABLE doc AS SELECT doc, SUM(n) AS total, COUNT(*) AS size "
-                       "FROM %s GROUP BY doc" % table)
-    connection.execute("CREATE UNIQUE INDEX temp.doc_doc ON doc(doc)")
-    n_documents = connection.execute("SELECT COUNT(*) FROM doc").fetchone()[0]
-    # ln(N / n_i) once per term, not once per (document, term) row: the same values
-    connection.execute("CREATE TEMP TABLE df AS SELECT term, COUNT(*) AS df, "
-                       "ln(? * 1.0 / COUNT(*)) AS idf FROM %s GROUP BY term" % table,
-                       (n_documents,))
-    connection.execute("CREATE UNIQUE INDEX temp.df_term ON df(term)")
-    connection.execute("INSERT INTO doc_size SELECT ?, doc, size FROM doc", (kind,))
-    connection.execute("""
-        INSERT INTO term_rank
-        SELECT ?, doc, term, rank FROM (
-            SELECT t.doc, t.term, d.size,
-                   ROW_NUMBER() OVER (PARTITION BY t.doc
-                                      ORDER BY (t.n / sqrt(d.total)) * f.idf DESC,
-                                               t.term) - 1 AS rank
-            FROM %s AS t JOIN df AS f ON f.term = t.term JOIN doc AS d ON d.doc = t.doc
-            WHERE f.df < ?)
-        WHERE rank < MAX(?, CAST(size * ? AS INTEGER))""" % table,
-                       (kind, n_documents, TOP_KEEP_MIN, TOP_KEEP_SHARE))
-    connection.execute("DROP TABLE temp.df")
-    connection.execute("DROP TABLE temp.doc")
-
-
-def _keep_thin_counts(connection) -> Dict[str, int]:
-    """Keep the raw counts the reference combination needs (``doc_term``) before the
-    per-document counts are dropped: every board with fewer than THIN_BOARD_TOKENS tokens,
-    and every user when there are fewer than THIN_USER_POPULATION users. Returns what was
-    kept, as meta rows: ``thin_board_tokens_below`` (the limit used), ``thin_users_kept``,
-    ``thin_all_terms`` (the term table keeps every term: fewer than THIN_DUMP_TOKENS)."""
-    connection.execute(DOC_TERM_TABLE)
-    connection.execute("""
-        INSERT INTO doc_term SELECT 'board', doc, term, n FROM board_term WHERE doc IN (
-            SELECT doc FROM board_term GROUP BY doc HAVING SUM(n) < ?)""",
-                       (THIN_BOARD_TOKENS,))
-    n_users = connection.execute("SELECT COUNT(DISTINCT doc) FROM user_term").fetchone()[0]
-    users_kept = n_users < THIN_USER_POPULATION
-    if users_kept:
-        connection.execute("INSERT INTO doc_term SELECT 'user', doc, term, n FROM user_term")
-    tokens = connection.execute("SELECT COALESCE(SUM(n), 0) FROM term").fetchone()[0]
-    return {"board_tokens_below": THIN_BOARD_TOKENS, "users_kept": users_kept,
-            "all_terms": tokens < THIN_DUMP_TOKENS, "tokens": tokens, "users": n_users}

@@ -24,10 +24,6 @@ PROGRESS_STEPS = 10_000     # SQLite virtual-machine steps between two calls int
 
 COUNT_TABLES = """
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-    CREATE TABLE IF NOT EXISTS board_term (doc TEXT, term TEXT, n INTEGER,
-                                           PRIMARY KEY (doc, term)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS user_term (doc TEXT, term TEXT, n INTEGER,
-                                          PRIMARY KEY (doc, term)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS term (term TEXT PRIMARY KEY, n INTEGER, border INTEGER,
                                      mid INTEGER, capitalised INTEGER) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS thread_author (board TEXT, thread TEXT, author TEXT,
@@ -42,7 +38,6 @@ COUNT_TABLES = """
 """
 DOC_TERM_TABLE = ("CREATE TABLE IF NOT EXISTS doc_term (kind TEXT, doc TEXT, term TEXT, "
                   "n INTEGER, PRIMARY KEY (kind, doc, term)) WITHOUT ROWID")
-BUILD_ONLY_TABLES = ("board_term", "user_term")     # dropped when a store is finished
 
 _SPACES = re.compile(r"\s+")
 
@@ -70,8 +65,6 @@ def finished_schema() -> FrozenSet[Tuple[str, str, str, str]]:
     try:
         create_count_tables(connection)
         connection.execute(DOC_TERM_TABLE)
-        for table in BUILD_ONLY_TABLES:
-            connection.execute("DROP TABLE %s" % table)
         return schema_of(connection.execute("SELECT type, name, tbl_name, sql "
                                             "FROM sqlite_master").fetchall())
     finally:

@@ -78,7 +78,7 @@ def test_built_on_disk_equals_built_in_memory(stats, tmp_path):
 
 
 def test_flushing_in_small_steps_and_merging_partials_change_nothing(stats):
-    tiny = StatsBuilder(flush_entries=1)          # flushes to SQLite after every post
+    tiny = StatsBuilder(flush_entries=1)          # sets its counts aside after every post
     for document in documents():
         tiny.add(document)
     assert lookups(CorpusStats(tiny.finish())) == lookups(stats)

@@ -12,6 +12,7 @@ from mmbdeid.model import counting, stats_builder
 from mmbdeid.model.counting import BORDER_WIDTH, SENTENCE_OPENERS, PartialCounts, term_of
 from mmbdeid.model.stats_builder import StatsBuilder
 from mmbdeid.text.document import Document
+from sql_ranking import sql_ranked_store
 
 
 def loop_counts(documents):
@@ -169,15 +170,22 @@ def build(documents, flush_entries, by_chunk=True):
     return tables(builder.finish())
 
 
+def sql_ranked(documents):
+    counts, thread_authors = loop_counts(documents)
+    return tables(sql_ranked_store(counts, thread_authors, len(documents),
+                                   {"source_records": str(len(documents))}))
+
+
 @pytest.mark.parametrize("n_documents, seed", [
     pytest.param(900, 2, marks=pytest.mark.slow), (150, 3), (8, 4)])
 def test_ranking_in_memory_equals_the_sql_ranking(n_documents, seed, monkeypatch):
-    """Flushed after every post, the store is ranked by the SQL of earlier versions; kept in
-    memory, by numpy: every table is the same (ties, thin boards and users, NUL terms)."""
+    """The store ranked with numpy, its counts kept in memory or set aside in runs after
+    every post or every few, equals the store the SQL of earlier versions ranked from the
+    per-token loop's counts: every table (ties, thin boards and users, NUL terms)."""
     documents = random_documents(n_documents, seed) + TRICKY
     documents += [document(["tie%d" % (i % 7), "same", "same"], board="tb", author="tied")
                   for i in range(14)]
-    in_sql = build(documents, flush_entries=1, by_chunk=False)
+    in_sql = sql_ranked(documents)
     assert in_sql["term_rank"] and in_sql["border_rank"]
     meta = dict(in_sql["meta"])
     # a thick dump (only terms seen mid-sentence kept), or thin ones (raw counts kept)
@@ -185,9 +193,11 @@ def test_ranking_in_memory_equals_the_sql_ranking(n_documents, seed, monkeypatch
     assert {row[0] for row in in_sql["doc_term"]} == (
         {"board", "user"} if meta["thin_users_kept"] == "1" else {"board"})
     assert build(documents, flush_entries=10 ** 7) == in_sql
-    assert build(documents, flush_entries=700) == in_sql          # some flushes
+    assert build(documents, flush_entries=1, by_chunk=False) == in_sql   # a run a post
+    assert build(documents, flush_entries=700) == in_sql          # some runs
     monkeypatch.setattr(stats_builder, "_RANK_SLICE", 5)           # documents in slices
     assert build(documents, flush_entries=10 ** 7, by_chunk=False) == in_sql
+    assert build(documents, flush_entries=700) == in_sql
 
 
 def test_json_insertion_equals_plain_inserts(monkeypatch):
@@ -202,6 +212,6 @@ def test_the_counts_in_memory_stay_below_flush_entries():
     builder = StatsBuilder(flush_entries=500)
     for doc in random_documents(300, seed=6):
         builder.add(doc)
-        assert len(builder._counts) + len(builder._thread_authors) < 500
-    assert builder._flushed
+        assert builder._counts.n_pairs + len(builder._thread_authors) < 500
+    assert builder._runs
     assert builder.finish().execute("SELECT COUNT(*) FROM term_rank").fetchone()[0] > 0
