@@ -380,7 +380,7 @@ class CountArrays:
             del keys, counts
             keys = np.concatenate(key_parts)
             del key_parts
-            order = np.argsort(keys)
+            order = np.argsort(keys, kind="stable")     # timsort: the merged keys are one run
             keys = keys[order]
             counts = np.concatenate(count_parts)
             del count_parts
