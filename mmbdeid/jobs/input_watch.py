@@ -28,12 +28,16 @@ class FileState(NamedTuple):
     modified_ns: int
 
 
-def file_state(source) -> FileState:
+def file_state(source, before_reading: bool = False) -> FileState:
+    """The file's identity, size and modification time. ``before_reading``: no pass has
+    read it yet, so a file that cannot be read is just that, not a change."""
     try:
         status = os.stat(os.fspath(source))
     except OSError as error:
-        raise InputError(_CHANGED % ("cannot read it any more: %s"
-                                     % (error.strerror or error)), str(source)) from None
+        problem = error.strerror or error
+        raise InputError("cannot read file: %s" % problem if before_reading
+                         else _CHANGED % ("cannot read it any more: %s" % problem),
+                         str(source)) from None
     return FileState(status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
@@ -43,7 +47,7 @@ class InputWatch:
 
     def __init__(self, source):
         self.source = source
-        self.state = file_state(source)
+        self.state = file_state(source, before_reading=True)
         self._records = None            # pass 1's (records, digest)
 
     def pass_one_ended(self, fingerprint: DumpFingerprint) -> None:

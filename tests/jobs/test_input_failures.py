@@ -106,6 +106,20 @@ def test_a_dump_that_changes_during_the_run_stops_it(tmp_path, monkeypatch, caps
     assert sorted(os.listdir(tmp_path)) == kept          # nothing written, nothing left
 
 
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_a_missing_dump_is_one_that_cannot_be_read_not_one_that_changed(tmp_path, monkeypatch,
+                                                                       capsys, tiny_model_path,
+                                                                       run):
+    monkeypatch.chdir(tmp_path)
+    dump = tmp_path / "missing.jsonl"
+    common = ["-q", "-j", "1"] + ([] if run == "stats" else ["--model", tiny_model_path])
+    status = main([part.format(dump=dump) for part in RUNS[run]] + common)
+    assert status == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "mmbdeid: error: %s: cannot read file: No such file or directory" % dump]
+    assert os.listdir(tmp_path) == []
+
+
 @pytest.mark.parametrize("run", ["placeholder", "pseudonym"])
 def test_the_same_hooks_without_a_change_let_the_run_finish(tmp_path, monkeypatch,
                                                            tiny_model_path, run):
