@@ -12,7 +12,7 @@ from typing import Iterator, List, Tuple
 import numpy as np
 
 from ..files.diskerrors import scratch_binary_file
-from .counting import KEY_SHIFT
+from .counting import KEY_SHIFT, sum_sorted_pairs
 
 _ITEM = np.dtype(np.int64).itemsize
 
@@ -97,11 +97,4 @@ def _document_cuts(pairs_per_document: np.ndarray, slice_pairs: int) -> np.ndarr
 def _summed(keys: np.ndarray, counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Sorted unique keys, the counts of equal keys summed."""
     order = np.argsort(keys, kind="stable")
-    keys, counts = keys[order], counts[order]
-    if len(keys) > 1:
-        first = np.ones(len(keys), bool)
-        first[1:] = keys[1:] != keys[:-1]
-        starts = np.flatnonzero(first)
-        if len(starts) < len(keys):
-            keys, counts = keys[starts], np.add.reduceat(counts, starts)
-    return keys, counts
+    return sum_sorted_pairs(keys[order], counts[order])

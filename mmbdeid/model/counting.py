@@ -386,14 +386,7 @@ class CountArrays:
             del count_parts
             counts = counts[order]
             del order
-            if len(keys):
-                first = np.ones(len(keys), bool)
-                first[1:] = keys[1:] != keys[:-1]
-                starts = np.flatnonzero(first)
-                del first
-                if len(starts) < len(keys):
-                    keys = keys[starts]
-                    counts = np.add.reduceat(counts, starts)
+            keys, counts = sum_sorted_pairs(keys, counts)
             self.merged[kind] = (keys, counts)
             self.n_merged += len(keys)
         self.n_unmerged = 0
@@ -425,6 +418,18 @@ class CountArrays:
                 sizes = sizes[present]
             pairs.append((names, sizes, _small(keys & KEY_MASK), _small(counts)))
         return list(self.term_ids), _small(self.stats[:, :n_terms]), pairs
+
+
+def sum_sorted_pairs(keys: np.ndarray, counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Sorted ``keys`` made unique, the ``counts`` of equal keys summed."""
+    if len(keys) > 1:
+        first = np.ones(len(keys), bool)
+        first[1:] = keys[1:] != keys[:-1]
+        starts = np.flatnonzero(first)
+        del first
+        if len(starts) < len(keys):
+            return keys[starts], np.add.reduceat(counts, starts)
+    return keys, counts
 
 
 _EMPTY = np.zeros(0, np.int64)
