@@ -9,8 +9,11 @@ made by ``mkdtemp``: a name no one can guess or take first, readable by this use
 and removed by a later run if the worker is killed outright), checks them against the digests
 the driver computed, and opens them. The statistics hold the board's usernames, and a
 model trained on a board holds names: when the run ends, however it ends, the driver has
-every worker remove the directory and forget the run; a worker that exits removes what is
-left. The output is the same as the local engine's.
+every worker remove the directory and forget the run. A driver killed outright cannot: the
+run's id names the driver's Dask client, and a worker starting a task while it holds
+another run's state asks the scheduler whether that run's client is still connected, and
+forgets the run if not; a worker that exits removes what is left. The output is the same
+as the local engine's.
 
 Point it at a real cluster with ``--engine dask --scheduler tcp://HOST:8786`` (see docs/scaling.md).
 """
@@ -44,6 +47,7 @@ _worker_cache_lock = threading.Lock()
 _run_directories: Dict[str, ScratchDirectory] = {}
 _finished_runs: Set[str] = set()        # runs the driver closed: no directory is made again
 _removal_registered = False             # _remove_directories runs when the process exits
+_DRIVER_SEPARATOR = "@"                 # a run id: "<uuid hex>@<the driver's client id>"
 
 
 @contextlib.contextmanager
@@ -72,7 +76,8 @@ class DaskEngine:
 
     def __init__(self, client):
         self.client = client
-        self.run_id = uuid.uuid4().hex          # names this run's state on the workers
+        # names the run's state on the workers, and its driver (a client id)
+        self.run_id = "%s%s%s" % (uuid.uuid4().hex, _DRIVER_SEPARATOR, client.id)
 
     def close(self) -> None:
         """Every worker forgets this run: its detectors, and the directory holding the
@@ -140,6 +145,7 @@ def _results(partition, future) -> Iterator:
 def run_partition(factory: Callable, args: tuple, partition: list) -> list:
     """On a worker: the per-process function (built once per worker thread, since a
     crfsuite tagger is not thread-safe) applied to each chunk."""
+    _forget_runs_of_gone_drivers(current=args[0] if args else None)
     key = (factory, _cache_key(args), threading.get_ident())
     with _worker_cache_lock:
         function = _worker_cache.get(key)
@@ -206,6 +212,39 @@ def forget_run(run_id: str) -> None:
         scratch = _run_directories.pop(run_id, None)
     if scratch is not None:
         scratch.remove()
+
+
+def _forget_runs_of_gone_drivers(current) -> None:
+    """On a worker, at a task's start: forget every other run held here whose driver's
+    client the scheduler no longer knows (the driver was killed: it could not say the run
+    ended). Only while another run's state is held, so one run at a time costs nothing;
+    if the scheduler cannot say, the state stays (it goes when the worker exits)."""
+    with _worker_cache_lock:
+        held = {key[1][0] for key in _worker_cache if key[1]} | set(_run_directories)
+    drivers = {run: _driver_of(run) for run in held if run != current}
+    drivers = {run: driver for run, driver in drivers.items() if driver}
+    if not drivers:
+        return
+    try:
+        from distributed import get_client
+        connected = set(get_client().run_on_scheduler(_connected_clients))
+    except Exception:       # no scheduler to ask (not in a task, or it is gone)
+        return
+    for run, driver in drivers.items():
+        if driver not in connected:
+            forget_run(run)
+
+
+def _driver_of(run) -> str:
+    """The client id of the driver a run id names ("" if it names none)."""
+    if not isinstance(run, str):
+        return ""
+    return run.partition(_DRIVER_SEPARATOR)[2]
+
+
+def _connected_clients(dask_scheduler) -> list:
+    """On the scheduler: the ids of the clients connected to it."""
+    return list(dask_scheduler.clients)
 
 
 def _remove_directories_at_exit() -> None:
