@@ -72,6 +72,7 @@ from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optiona
 
 from .detect.medical import MedicalTermKeeper
 from .errors import InputError
+from .files.atomic import atomic_output
 from .files.posts import read_posts
 from .lexicon.usernames import username_variants
 from .lexicon.word_policy import search_mode
@@ -308,3 +309,11 @@ def audit_file(scrubbed_path: str, original_path: Optional[str] = None,
                      if not any(s <= leak.start and leak.end <= e for s, e in kept)]
         leaks += found
     return leaks, auditor
+
+
+def write_unsearched(terms: Iterable[str], path: str) -> None:
+    """The terms the audit did not search (``LeakAuditor.unchecked``), one a line; private
+    (mode 0600), as they are parts of usernames and names."""
+    with atomic_output(path, private=True) as handle:
+        for term in terms:
+            handle.write(" ".join(term.splitlines()) + "\n")

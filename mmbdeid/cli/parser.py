@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="person map: each author's names are searched in their posts")
     audit.add_argument("--allow", metavar="FILE",
                        help="the scrub's allow list: terms kept on purpose are not leaks")
+    audit.add_argument("--unsearched", metavar="FILE",
+                       help="also write the parts of usernames and names not searched "
+                            "(ordinary words), one a line (private: they are parts of "
+                            "names); stderr gives only their count")
     audit.add_argument("--quiet", "-q", action="store_true", help="only the exit status")
 
     evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")

@@ -88,22 +88,28 @@ def run_stats(args) -> int:
 
 
 def run_audit(args) -> int:
-    from ..audit import audit_file, format_leak, names_from_person_map
+    from ..audit import audit_file, format_leak, names_from_person_map, write_unsearched
     from ..files.termlists import load_terms
 
-    names_by_user = None
-    if args.map:
-        from ..people.personmap import PersonMap
-        names_by_user = names_from_person_map(PersonMap.read(args.map))
-    allow = load_terms(args.allow) if args.allow else ()
+    scrubbed = posts_source(args, args.scrubbed)
     original = posts_source(args, args.original) if args.original else None
-    leaks, auditor = audit_file(posts_source(args, args.scrubbed), original, names_by_user,
-                                allow)
+    with locked_outputs([args.unsearched], [scrubbed, original, args.map, args.allow]):
+        names_by_user = None
+        if args.map:
+            from ..people.personmap import PersonMap
+            names_by_user = names_from_person_map(PersonMap.read(args.map))
+        allow = load_terms(args.allow) if args.allow else ()
+        leaks, auditor = audit_file(scrubbed, original, names_by_user, allow)
+        if args.unsearched:
+            write_unsearched(auditor.unchecked, args.unsearched)
     if not args.quiet:
         for leak in leaks:
             print(format_leak(leak))
         if auditor.unchecked:
-            say("not searched (ordinary words): " + ", ".join(sorted(auditor.unchecked)))
+            # the words are parts of usernames and names: stderr holds no names
+            say("%d parts of usernames and names not searched (ordinary words): %s" % (
+                len(auditor.unchecked), "listed in " + args.unsearched if args.unsearched
+                else "--unsearched FILE lists them"))
         say("%d leak%s found" % (len(leaks), "" if len(leaks) == 1 else "s"))
     return EXIT_LEAK if leaks else EXIT_OK
 
