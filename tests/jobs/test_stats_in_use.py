@@ -11,7 +11,9 @@ import pytest
 from jsonl_files import read_jsonl, write_jsonl
 from pass_hooks import hook_progress
 from mmbdeid.cli import main
+from mmbdeid.errors import InputError
 from mmbdeid.files.locks import lock_path, output_lock
+from mmbdeid.model.stats import CorpusStats
 from paths import REPO
 
 # Fictional posts: each mentions the board's other two usernames, which (at a threshold the
@@ -149,11 +151,15 @@ def test_a_store_another_process_holds_locked_is_said_to_be_in_use(tmp_path, cap
         assert holder.stdout.readline() == "locked\n"
         capsys.readouterr()
         assert scrub(dump, tmp_path, store, tiny_model_path) == 2
+        err = capsys.readouterr().err.splitlines()
+        with pytest.raises(InputError) as opened:   # as the Python API opens it
+            CorpusStats.load(store)
     finally:
         holder.communicate("", timeout=60)
-    err = capsys.readouterr().err.splitlines()
-    assert err == ["mmbdeid: error: %s: in use by another process, which holds it locked "
-                   "(SQLite) to write it: run again once it is done" % store]
+    said = ("in use by another process, which holds it locked (SQLite) to write it: run "
+            "again once it is done")
+    assert err == ["mmbdeid: error: %s: %s" % (store, said)]
+    assert str(opened.value) == "%s: %s" % (store, said)
     assert not (tmp_path / "out.jsonl").exists()
 
 
