@@ -10,6 +10,12 @@ would let two runs hold the lock at once: run B opens the file, run A removes it
 go, B locks the removed file while run C creates and locks a new one. So after locking, a
 run checks that the path still leads to the file it locked, and starts again if not.
 
+A run that reads a file another run may replace (a ``--stats`` store) holds the same lock
+shared (:func:`input_lock`) for its duration: runs reading it share it, and a run that
+would write it is refused meanwhile, as is a reader while a run writes it. A reader
+removes the lock file on release only when it can take the lock exclusively (no one else
+holds it), so the check above still holds.
+
 A run killed outright (SIGKILL, the OOM killer, a power cut) cannot remove its hidden
 temporary files (``.NAME.XXXXXXXX.tmp``: a partial output, a statistics store). The next
 run that takes the lock of NAME removes those of NAME's that it finds: with the lock
@@ -23,7 +29,7 @@ import os
 import re
 import secrets
 import threading
-from typing import Dict, Iterator, List, Sequence
+from typing import Dict, Iterator, List, Optional, Sequence
 
 from ..errors import InputError
 from .targets import FILE, output_target
@@ -107,13 +113,71 @@ def _acquire(lock: str, path: str) -> int:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
+            held_by = _holder(descriptor, error)
             os.close(descriptor)
-            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise InputError("another mmbdeid run is writing this file", path) from None
-            raise InputError("cannot lock: %s" % (error.strerror or error), path) from None
+            raise InputError(held_by, path) from None
         if _still_at(lock, descriptor):
             return descriptor
         os.close(descriptor)                # its holder removed it meanwhile: again
+
+
+def _holder(descriptor: int, error: OSError) -> str:
+    """Why the lock could not be taken exclusively: readers hold it (it can be taken
+    shared), or a run writing the file."""
+    if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+        return "cannot lock: %s" % (error.strerror or error)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return WRITING
+    return IN_USE
+
+
+WRITING = "another mmbdeid run is writing this file"
+IN_USE = "in use by another run, which reads it: run again once that run has ended"
+
+
+@contextlib.contextmanager
+def input_lock(path: str) -> Iterator[None]:
+    """Hold the lock of the regular file ``path`` shared, while a run reads it (see the
+    module's note). Where no lock file can be made (a directory this user cannot write),
+    no run can replace the file either: it is read without one."""
+    descriptor = _acquire_shared(lock_path(path), path)
+    try:
+        yield
+    finally:
+        if descriptor is not None:
+            _release_shared(lock_path(path), descriptor)
+
+
+def _acquire_shared(lock: str, path: str) -> Optional[int]:
+    while True:
+        try:
+            descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                 PRIVATE_MODE)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(descriptor)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise InputError(WRITING, path) from None
+            raise InputError("cannot lock: %s" % (error.strerror or error), path) from None
+        if _still_at(lock, descriptor):
+            return descriptor
+        os.close(descriptor)
+
+
+def _release_shared(lock: str, descriptor: int) -> None:
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with contextlib.suppress(OSError):
+            os.unlink(lock)             # the last holder: as output_lock does
+    except OSError:
+        pass                            # other runs read it still: theirs to remove
+    finally:
+        os.close(descriptor)
 
 
 def _still_at(path: str, descriptor: int) -> bool:

@@ -81,8 +81,10 @@ class ChunkWorker:
         from ..model.stats import CorpusStats
         from ..model.tagger import NameTagger
         from ..output.operators import post_operator
+        # the run's own file (a private copy of --stats, or the store it built)
+        stats = CorpusStats.load(stats_path, immutable=True)
         self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
-                                       with_reference(CorpusStats.load(stats_path)),
+                                       with_reference(stats),
                                        threshold=detection.threshold,
                                        allow=detection.allow, deny=detection.deny,
                                        tagging=detection.tagging, steps=detection.steps,

@@ -26,6 +26,7 @@ from ..files.scratch import scratch_directory
 from ..files.tables import table_output
 from ..kinds import DEFAULT_KINDS, LABELS, PERSON_LABELS
 from ..model.stats import CorpusStats
+from ..model.stats_copy import reused_store
 from ..output.operators import OPERATORS, Replaced, post_operator
 from ..output.review_page import PageCounts, build_review_page
 from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
@@ -139,12 +140,13 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
             optional_output(config.rejects_path, private=True) as rejects_handle, \
             _stats_location(config, scratch) as (stats_path, reused):
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
-        if reused:
-            stats = CorpusStats.load(stats_path)          # fail early on a bad file
+        if reused:      # stats_path: the private copy every pass and worker reads
+            # opened now to fail early on a bad file; errors name the user's file
+            stats = CorpusStats.load(stats_path, immutable=True, shown_as=config.stats_path)
             stats.close()
             total = validate_only(config.dump, rejects, config.quiet, passes, scan,
                                   config.max_post_chars)
-            check_stats_source(stats, scan, stats_path)
+            check_stats_source(stats, scan, config.stats_path)
             summary.stats_reused = True
         else:
             total = build_stats(config.dump, stats_path, engine, rejects, config.quiet,
@@ -176,11 +178,14 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
 
 @contextlib.contextmanager
 def _stats_location(config: RunConfig, scratch: str) -> Iterator[Tuple[str, bool]]:
-    """(path of the statistics store, whether it is reused). A new store for ``--stats``
-    is built beside it and renamed into place only when the whole run succeeded."""
+    """(path of the statistics store, whether it is reused). A reused ``--stats`` store
+    is read from a private copy in the scratch directory, its lock held shared for the
+    run (:mod:`~mmbdeid.model.stats_copy`); a new one is built beside it and renamed into
+    place only when the whole run succeeded."""
     path = config.stats_path
     if path and os.path.exists(path) and not config.stats_rebuild:
-        yield path, True
+        with reused_store(path, scratch) as copy:
+            yield copy, True
     elif path:
         with atomic_path(path, private=True) as temporary:
             yield temporary, False

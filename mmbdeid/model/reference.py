@@ -56,6 +56,7 @@ from ..errors import InputError
 from .counting import PartialCounts
 from .stats import CorpusStats, LruCache
 from .stats_builder import TOP_KEEP_MIN, TOP_KEEP_SHARE
+from .stats_copy import open_copy
 
 REFERENCE_SCHEMA = "ref-1"
 REFERENCE_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -349,9 +350,10 @@ def corpus_stats(documents: Sequence, stats_path: Optional[str] = None
                  ) -> Optional[CombinedStats]:
     """Statistics from ``stats_path`` if it exists; otherwise built from the documents (the
     corpus is its own dump) and, with a path, saved there for the next run; pooled with
-    the reference statistics (training, evaluation)."""
+    the reference statistics (training, evaluation). A store is read from a private copy
+    (:func:`~mmbdeid.model.stats_copy.open_copy`)."""
     if stats_path and os.path.exists(stats_path):
-        return with_reference(CorpusStats.load(stats_path))
+        return with_reference(open_copy(stats_path))
     return with_reference(CorpusStats.build(documents, stats_path))
 
 

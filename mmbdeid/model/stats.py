@@ -82,16 +82,18 @@ class CorpusStats:
         self.connection.close()
 
     @classmethod
-    def load(cls, path: str) -> "CorpusStats":
+    def load(cls, path: str, immutable: bool = False,
+             shown_as: Optional[str] = None) -> "CorpusStats":
         """A finished store, opened read-only once its schema is checked (see
-        :mod:`~mmbdeid.model.stats_store`)."""
-        store = open_store(path)
+        :func:`~mmbdeid.model.stats_store.open_store`, and its ``immutable`` and
+        ``shown_as``)."""
+        store = open_store(path, immutable, shown_as)
         try:
             schema = store.rows("SELECT value FROM meta WHERE key = 'schema'")
             if schema != [(SCHEMA_VERSION,)]:
                 raise InputError("statistics schema %r, expected %r: rebuild it" % (
-                    schema[0][0] if schema else None, SCHEMA_VERSION), path)
-            return cls(store.connection, path)
+                    schema[0][0] if schema else None, SCHEMA_VERSION), store.path)
+            return cls(store.connection, store.path)
         except BaseException:
             store.connection.close()
             raise

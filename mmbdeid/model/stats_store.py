@@ -1,7 +1,8 @@
 """The statistics store on disk: its SQLite schema, and opening a store that may have been
 damaged or tampered with.
 
-A store given with ``--stats`` is input like any other file. It is opened read-only; before
+A store given with ``--stats`` is input like any other file. It is read from a private
+copy (:mod:`~mmbdeid.model.stats_copy`), opened read-only and immutable; before
 any query reads its data, its schema must be exactly the one
 :class:`~mmbdeid.model.stats_builder.StatsBuilder` writes (the same tables with the same
 columns, and no view, trigger or index of anyone else's); and every query is bounded in time.
@@ -13,6 +14,7 @@ import os
 import pathlib
 import re
 import sqlite3
+import stat
 import time
 from typing import FrozenSet, Optional, Tuple
 
@@ -119,22 +121,60 @@ class StoreQueries:
             return InputError("a query on the statistics took more than %g s: the file is "
                               "damaged or was tampered with; rebuild it (--stats-rebuild, "
                               "or 'mmbdeid stats')" % QUERY_SECONDS, self.path)
+        if "database is locked" in str(error):
+            return InputError(LOCKED, self.path)
         return InputError("damaged statistics file (%s): rebuild it (--stats-rebuild, or "
                           "'mmbdeid stats')" % error, self.path)
 
 
-def open_store(path: str) -> StoreQueries:
-    """A finished store opened read-only, its schema checked before anything else is read.
-    Anything but a store this code wrote is refused with :class:`InputError`."""
-    # as_uri() escapes '#', '?' and '%', which a formatted URI would misread
-    uri = pathlib.Path(os.path.abspath(path)).as_uri() + "?mode=ro"
+LOCKED = ("in use by another process, which holds it locked (SQLite) to write it: run "
+          "again once it is done")
+
+
+def check_regular_file(path: str, shown_as: Optional[str] = None) -> None:
+    """:func:`refuse_unless_regular` of the file at ``path``, before anything opens it."""
     try:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        status = os.stat(path)
+    except OSError as error:
+        raise InputError("cannot read file: %s" % (error.strerror or error),
+                         shown_as or path) from None
+    refuse_unless_regular(status, shown_as or path)
+
+
+def refuse_unless_regular(status: os.stat_result, path: str) -> None:
+    """A store is a regular file: opening a FIFO would wait for a writer for ever, where
+    no signal is seen; a device or a directory is no store either."""
+    if not stat.S_ISREG(status.st_mode):
+        kind = next((name for test, name in _KINDS if test(status.st_mode)), "special file")
+        raise InputError("is a %s, not a regular file: a statistics store is an SQLite "
+                         "file; refused" % kind, path)
+
+
+_KINDS = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
+          (stat.S_ISBLK, "block device"), (stat.S_ISDIR, "directory"),
+          (stat.S_ISSOCK, "socket"))
+
+
+def open_store(path: str, immutable: bool = False, shown_as: Optional[str] = None
+               ) -> StoreQueries:
+    """A finished store opened read-only, its schema checked before anything else is read.
+    Anything but a store this code wrote is refused with :class:`InputError`, naming
+    ``shown_as`` (default ``path``). ``immutable``: the file is the run's own (a private
+    copy, or a store it built), which nothing else changes: SQLite reads it without locks
+    and never makes files beside it (a read-only connection to a WAL store would)."""
+    shown_as = shown_as or path
+    check_regular_file(path, shown_as)
+    # as_uri() escapes '#', '?' and '%', which a formatted URI would misread
+    uri = pathlib.Path(os.path.abspath(path)).as_uri() + (
+        "?mode=ro&immutable=1" if immutable else "?mode=ro")
+    try:
+        # timeout 0: a store another process holds locked is said to be in use at once
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=0)
         # functions with side effects are never run from the file's own schema
         connection.execute("PRAGMA trusted_schema = OFF")
     except sqlite3.Error as error:
-        raise InputError("not a statistics file (%s)" % error, path) from None
-    store = StoreQueries(connection, path)
+        raise InputError("not a statistics file (%s)" % error, shown_as) from None
+    store = StoreQueries(connection, shown_as)
     try:
         found = schema_of(store.rows("SELECT type, name, tbl_name, sql FROM sqlite_master"))
     except BaseException:
@@ -144,5 +184,5 @@ def open_store(path: str) -> StoreQueries:
         connection.close()
         raise InputError("not a statistics store as mmbdeid writes it (its tables, views or "
                          "triggers differ): damaged, tampered with, or made by another "
-                         "version; rebuild it (--stats-rebuild, or 'mmbdeid stats')", path)
+                         "version; rebuild it (--stats-rebuild, or 'mmbdeid stats')", shown_as)
     return store

@@ -262,3 +262,40 @@ def test_stop_signals_stop_a_query_that_does_not_end(tmp_path, good_stats, tiny_
     assert process.returncode == 128 + signum
     assert err.splitlines() == [said]
     assert not out.exists()
+
+
+def to_wal(path):
+    """The store switched to WAL mode, as another program may leave it."""
+    connection = sqlite3.connect(path)
+    try:
+        assert connection.execute("PRAGMA journal_mode = WAL").fetchone() == ("wal",)
+    finally:
+        connection.close()
+
+
+# (how the store is changed, what evaluate says: None for success)
+NOT_AS_WRITTEN = {
+    "in WAL mode": (to_wal, None),
+    "a FIFO": (lambda path: (os.remove(path), os.mkfifo(path)),
+               "is a FIFO, not a regular file: a statistics store is an SQLite file; "
+               "refused"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_AS_WRITTEN))
+def test_evaluate_reads_a_store_without_making_files_beside_it(tmp_path, capsys, good_stats,
+                                                               tiny_model_path, case):
+    from paths import TINY
+    change, message = NOT_AS_WRITTEN[case]
+    stats = tmp_path / "stores" / "given.stats"
+    stats.parent.mkdir()
+    stats.write_bytes(open(good_stats[1], "rb").read())
+    change(str(stats))
+    capsys.readouterr()
+    status = main(["evaluate", TINY, "--stats", str(stats), "--model", tiny_model_path])
+    err = capsys.readouterr().err.splitlines()
+    if message is None:
+        assert status == 0
+    else:
+        assert status == 2 and err == ["mmbdeid: error: %s: %s" % (stats, message)]
+    assert os.listdir(stats.parent) == ["given.stats"]      # no -wal, -shm or lock file
