@@ -53,9 +53,12 @@ DESCRIPTIONS = {
               ["mmbdeid audit scrubbed.jsonl --original dump.jsonl --map people.map"]),
     "evaluate": ("Per-token name metrics of a model on hand-tagged gold data at one "
                  "threshold: precision, recall, F1, specificity and the posts that still "
-                 "hold a name. CoNLL files are scored as the text a person would have typed.",
+                 "hold a name. CoNLL files are scored as the text a person would have typed. "
+                 "With --people, persons instead: the ids a person-mode scrub gives against "
+                 "the gold 'person' of each span.",
                  ["mmbdeid evaluate dev.jsonl --model board.mmbdeid --errors errors.csv",
-                  "mmbdeid evaluate emerging.dev.conll --threshold 0.02"]),
+                  "mmbdeid evaluate emerging.dev.conll --threshold 0.02",
+                  "mmbdeid evaluate people.annotated.jsonl --people --json identity.json"]),
     "sweep": ("The metrics of 'evaluate' at every threshold from 0.5 down to 0.005, to "
               "choose the operating point.",
               ["mmbdeid sweep dev.jsonl --model board.mmbdeid -o curve.csv --plot curve.png"]),

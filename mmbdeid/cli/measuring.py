@@ -10,6 +10,10 @@ from .steps import chosen_steps
 
 
 def run_evaluate(args) -> int:
+    from .identity import check_people_options, run_evaluate_people
+    check_people_options(args)
+    if args.people:
+        return run_evaluate_people(args)
     with locked_outputs([args.errors], [args.gold, args.model], args.stats):
         return _evaluate(args)
 

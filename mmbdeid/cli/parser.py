@@ -145,6 +145,19 @@ def build_parser() -> argparse.ArgumentParser:
                           help="what is measured: 'model', the model with its threshold "
                                "and filters (default), or 'scrub', everything scrub "
                                "removes (the rule steps too)")
+    evaluate.add_argument("--people", action="store_true",
+                          help="score persons instead of tokens: scrub GOLD in a person "
+                               "mode and compare each mention's person id with the gold "
+                               "'person' of its span (and each post's author): pairwise "
+                               "link precision and recall, wrong merges and splits")
+    evaluate.add_argument("--mode", choices=("pseudonym", "surrogate"),
+                          help="with --people: the person mode scrubbed in (default "
+                               "pseudonym)")
+    evaluate.add_argument("--scope", choices=SCOPES,
+                          help="with --people: as for scrub (default board)")
+    evaluate.add_argument("--json", metavar="FILE",
+                          help="with --people: also write every figure, merge and split "
+                               "as JSON (private: it holds names)")
     _quiet_option(evaluate)
 
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
