@@ -77,7 +77,11 @@ def name_groups(text: str, spans: Iterable[Span]) -> List[Tuple[Span, ...]]:
     the mention to a person. A mention does not end with punctuation tagged on its own
     (``Linda`` ``.`` ending a sentence): that stays a span of its own."""
     groups: List[Tuple[Span, ...]] = []
-    for group in mention_groups(text, spans, keep_apart):
+    last_word = _LastWord(text)
+
+    def apart(text: str, previous: Span, span: Span) -> bool:
+        return _keep_apart(text, previous, span, last_word)
+    for group in mention_groups(text, spans, apart):
         end = len(group)
         while end > 1 and not _WORD.search(text, group[end - 1].start, group[end - 1].end):
             end -= 1
@@ -91,17 +95,53 @@ def keep_apart(text: str, previous: Span, span: Span) -> bool:
     btw``), one is an ordinary word the model tagged for its position (``Ouch Hank``;
     not next to an initial: ``David A. Foti``) or a word that is never a name (``Dr``,
     ``Thanks``, ``I``). The dot of ``C.`` tagged on its own joins."""
+    return _keep_apart(text, previous, span, _LastWord(text))
+
+
+def _keep_apart(text: str, previous: Span, span: Span, last_word: "_LastWord") -> bool:
+    """:func:`keep_apart`, finding the last word of ``previous`` with ``last_word``."""
     word = text[span.start:span.end]
     if not _WORD.search(word) or JOINER_GAP.fullmatch(text[previous.end:span.start]):
         return False                    # "C." tagged in pieces, "Ostrowski-Vale"
-    last_word = text[previous.start:previous.end].split()[-1]
-    if _never_a_name(last_word) or _never_a_name(word):
+    start, end = last_word(previous.start, previous.end)
+    core_end = end
+    while core_end > start and text[core_end - 1] == ".":
+        core_end -= 1
+    # a longer word (names run together by zero-width spaces) is in no list and no
+    # initial: only its first letter is read, not the word copied at each name
+    last = text[start:end] if core_end - start <= LONG_WORD else None
+    if _never_a_name(word) or (last is not None and _never_a_name(last)):
         return True
-    if last_word[:1].isupper() != word[:1].isupper():
+    if text[start:start + 1].isupper() != word[:1].isupper():
         return True
-    if _is_initial(last_word) or _is_initial(word):
+    if _is_initial(word) or (last is not None and _is_initial(last)):
         return False                    # "David A. Foti": an initial makes it a name
-    return ordinary_word(last_word) or ordinary_word(word)
+    return ordinary_word(word) or (last is not None and ordinary_word(last))
+
+
+LONG_WORD = 64          # longer than any word of the lists keep_apart looks words up in
+_NOT_SPACE = re.compile(r"\S+")     # what str.split() keeps: \s is its whitespace
+
+
+class _LastWord:
+    """Where the last word (``str.split()``'s) of ``text[start:end]`` starts and ends,
+    asked for a mention as it grows part by part: only the text added since the last
+    question is read, so a mention of n parts costs its length, not n times it (a post of
+    100,000 adjacent names took over 500 s)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.start = self.end = self.word_start = self.word_end = -1
+
+    def __call__(self, start: int, end: int) -> Tuple[int, int]:
+        if start != self.start or end < self.end:       # another mention: read it anew
+            self.start = self.end = self.word_start = self.word_end = start
+        for run in _NOT_SPACE.finditer(self.text, self.end, end):
+            if run.start() != self.word_end:             # not the last word going on
+                self.word_start = run.start()
+            self.word_end = run.end()
+        self.end = end
+        return self.word_start, self.word_end
 
 
 def _is_initial(word: str) -> bool:
