@@ -16,7 +16,6 @@ from ..spans import Span
 from .normalize import INLINE_TAG
 
 _TAG = re.compile(INLINE_TAG, re.IGNORECASE)
-_EDGE_UNDERSCORES = re.compile(r"^_+|_+$")
 
 Piece = Tuple[int, int, bool]       # (start, end, markup) within the text
 
@@ -27,12 +26,14 @@ def pieces(text: str, span: Span) -> List[Piece]:
     start, end = span.start, span.end
     kept = [(m.start(), m.end()) for m in _TAG.finditer(text, start, end)]
     if span.label == "NAME":
-        kept += [(start + m.start(), start + m.end())
-                 for m in _EDGE_UNDERSCORES.finditer(text[start:end])]
+        name = text[start:end]
+        leading = len(name) - len(name.lstrip("_"))
+        trailing = len(name) - len(name.rstrip("_")) if leading < len(name) else 0
+        kept += [(start, start + leading), (end - trailing, end)]
     result: List[Piece] = []
     position = start
     for markup_start, markup_end in sorted(kept):
-        if markup_start < position:     # an underscore inside a tag: the tag holds it
+        if markup_start < position or markup_start == markup_end:   # (no underscores)
             continue
         if position < markup_start:
             result.append((position, markup_start, False))

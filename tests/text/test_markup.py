@@ -24,6 +24,7 @@ from mmbdeid.text.markup import stitch_keeping_markup, without_markup
      'Hi [X]<span class="a_b_">_!', "Linda"),           # an underscore in a tag is the tag's
     ("Hi _kay_!", "_kay_", "USER", "Hi [X]!", "_kay_"),   # a username's underscores are its
     ("Hi ___!", "___", "NAME", "Hi [X]!", "___"),         # nothing but underscores: all of it
+    ("Hi Lin__da_!", "Lin__da_", "NAME", "Hi [X]_!", "Lin__da"),   # inside, part of it
     ("Hi Linda!", "Linda", "NAME", "Hi [X]!", "Linda"),
 ])
 def test_the_replacement_covers_the_letters_and_the_markup_stays(text, replaced, label,
