@@ -97,8 +97,11 @@ def run_audit(args) -> int:
         names_by_user = names_from_person_map(PersonMap.read(args.map))
     allow = load_terms(args.allow) if args.allow else ()
     original = posts_source(args, args.original) if args.original else None
-    leaks, auditor = audit_file(posts_source(args, args.scrubbed), original, names_by_user,
-                                allow)
+    scrubbed = posts_source(args, args.scrubbed)
+    # the leaks go to standard output: never onto an input (audit - < out.jsonl >> out.jsonl)
+    with locked_outputs([] if args.quiet else ["-"],
+                        [scrubbed, original, args.map, args.allow]):
+        leaks, auditor = audit_file(scrubbed, original, names_by_user, allow)
     if not args.quiet:
         for leak in leaks:
             print(format_leak(leak))

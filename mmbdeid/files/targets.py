@@ -89,13 +89,20 @@ def is_stream(mode: int) -> bool:
 def check_outputs(outputs: Sequence[str], inputs: Sequence[str]) -> None:
     """Before any work: every output must be something that may be written (above) and,
     for a file, in an existing, writable directory; none may be an input or another
-    output (a run must never overwrite what it reads, nor write two results to one file).
+    output (a run must never overwrite what it reads, nor write two results to one file;
+    an input spooled from standard input or a FIFO is also the file it was read from).
     ``-`` (standard output) may be given once; a device or FIFO may take several outputs
     (nothing is overwritten there)."""
     seen = {}
     for path in inputs:
         if path:
             seen.setdefault(_identity(path), ("input", path))
+            # a spooled copy of standard input or a FIFO: what it was read from is the
+            # input (-o dump.jsonl < dump.jsonl)
+            origin = getattr(path, "origin", None)
+            if origin is not None:
+                seen.setdefault(("inode", origin.device, origin.inode),
+                                ("input", "%s, read from %s" % (path, origin.name)))
     for path in outputs:
         if not path:
             continue
