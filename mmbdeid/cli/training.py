@@ -9,6 +9,7 @@ from ..errors import InputError
 from .exits import EXIT_OK
 from .io import check_plotting, locked_outputs, posts_output_format, posts_source
 from .messages import progress, say
+from .types import DEFAULT_TARGET_RECALL
 
 
 def tagger_params(args) -> dict:
@@ -19,6 +20,13 @@ def tagger_params(args) -> dict:
 
 
 def run_train(args) -> int:
+    for option, given in (("--target-recall", args.target_recall is not None),
+                          ("--force", args.force)):
+        if given and not args.dev:      # it would be ignored: the default threshold is used
+            raise InputError("%s needs --dev (the threshold is chosen on a development "
+                             "set)" % option)
+    if args.target_recall is None:
+        args.target_recall = DEFAULT_TARGET_RECALL
     with locked_outputs([args.output], list(args.corpus) + [args.dev], args.stats):
         return _train(args)
 
