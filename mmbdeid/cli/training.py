@@ -41,7 +41,7 @@ def _train(args) -> int:
     for path in args.corpus:
         documents = load_labelled(posts_source(args, path, sniff=False))
         labelled.extend(documents)
-        sources.append({"path": os.path.basename(path), "sha256": file_sha256(path),
+        sources.append({"path": os.path.basename(str(path)), "sha256": file_sha256(path),
                         "documents": len(documents),
                         "tokens": sum(len(d.labels) for d in documents)})
     say("training on %d documents, %d tokens" % (
@@ -93,7 +93,7 @@ def _dev_threshold(args, tagger):
         raise InputError(str(error), args.dev) from None
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     leak = post_leak(minima, threshold)
-    print(format_dev_figures(os.path.basename(args.dev), args.target_recall, reached,
+    print(format_dev_figures(os.path.basename(str(args.dev)), args.target_recall, reached,
                              metrics, leak))
     below = threshold < THRESHOLD_FLOOR
     if below and not args.force:
@@ -110,7 +110,7 @@ def _dev_threshold(args, tagger):
             "%.2f%% of the dev set's other tokens" % (
                 threshold, THRESHOLD_FLOOR, 100 * (1 - metrics.specificity)))
     return threshold, {
-        "dev": os.path.basename(args.dev), "dev_sha256": file_sha256(args.dev),
+        "dev": os.path.basename(str(args.dev)), "dev_sha256": file_sha256(args.dev),
         "target_recall": args.target_recall, "target_reached": reached,
         "below_floor_forced": below,
         "dev_figures": {"recall": metrics.recall, "precision": metrics.precision,

@@ -129,3 +129,18 @@ def test_errors_in_a_piped_dump_name_the_pipe(tmp_path, tiny_model_path, capsys)
         "mmbdeid: error: %s:2: missing field 'text' (fields: id); name the text field "
         "with --text-field\n" % path)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_training_corpus_and_dev_set_given_as_pipes_are_read_whole(tmp_path, capsys,
+                                                                      tiny_corpus_path):
+    with open(tiny_corpus_path, "rb") as handle:
+        data = handle.read()
+    (corpus, corpus_end), (dev, dev_end) = pipe_path(data), pipe_path(data)
+    try:
+        status = main(["train", corpus, "--dev", dev, "-o", str(tmp_path / "m.mmbdeid"),
+                       "--max-iterations", "5", "-q"])
+    finally:
+        os.close(corpus_end)
+        os.close(dev_end)
+    assert status == 0, capsys.readouterr().err
+    assert os.listdir(tmp_path) == ["m.mmbdeid"]
