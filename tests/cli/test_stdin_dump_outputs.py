@@ -93,6 +93,20 @@ def test_standard_input_from_another_file_is_no_reason_to_refuse(tmp_path, tiny_
         '{"id": "s1",', '{"id": "s2",']
 
 
+@pytest.mark.parametrize("output", slow_except(["/dev/null", "-"], ["/dev/null"]))
+def test_a_character_device_may_be_read_and_written_by_one_run(tmp_path, tiny_model_path,
+                                                               output):
+    """/dev/null as the allow list and as the output (or standard output) overwrites
+    nothing: no reason to refuse."""
+    write_jsonl(tmp_path / "posts", POSTS)
+    done = subprocess.run(
+        [sys.executable, "-m", "mmbdeid", "scrub", "posts", "-o", output, "--allow",
+         "/dev/null"] + RUN.format(model=tiny_model_path).split(), cwd=tmp_path,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=REPO), timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
 # --- a dump given as a pipe --------------------------------------------------------------
 
 def pipe_path(data: bytes):
