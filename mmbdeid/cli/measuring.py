@@ -107,6 +107,6 @@ def _sweep(args) -> int:
     if args.output:
         write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
-        plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold,
+        plot_curve(rows, args.plot, title=os.path.basename(str(args.gold)), mark=tagger.threshold,
                    fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK

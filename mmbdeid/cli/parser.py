@@ -12,7 +12,8 @@ from ..output.operators import OPERATORS
 from ..output.review_page import DEFAULT_PAGE_POSTS
 from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
 from .steps import kind_list, step_list
-from .types import number, positive, probability_threshold, target_recall
+from .types import (DEFAULT_TARGET_RECALL, number, positive, probability_threshold,
+                    target_recall)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,9 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="corpus statistics file: read if it exists, else built and saved")
     train.add_argument("--dev", metavar="FILE",
                        help="annotated or CoNLL development set for choosing the threshold")
-    train.add_argument("--target-recall", type=target_recall, default=0.9, metavar="R",
+    train.add_argument("--target-recall", type=target_recall, metavar="R",
                        help="with --dev: the highest threshold whose dev recall reaches R "
-                            "(default 0.9)")
+                            "(default %g)" % DEFAULT_TARGET_RECALL)
     train.add_argument("--force", action="store_true",
                        help="with --dev: accept a threshold below %g when the target "
                             "recall needs one (otherwise an error, and no model written)"

@@ -12,12 +12,15 @@ from .steps import chosen_steps
 
 
 def run_scrub(args) -> int:
+    from ..files.targets import FILE, output_target
     from ..jobs.passes import scrub_dump
 
     rejects = None
     if args.skip_bad:
-        if args.output == "-" and not args.rejects:
-            raise InputError("--skip-bad with -o - needs --rejects FILE")
+        if not args.rejects and output_target(args.output).kind != FILE:
+            # not /dev/null.rejects.jsonl: raw posts beside a device are nobody's to keep
+            raise InputError("--skip-bad with -o %s needs --rejects FILE (the reject file "
+                             "goes beside OUT only when OUT is a regular file)" % args.output)
         rejects = args.rejects or args.output + ".rejects.jsonl"
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
@@ -93,7 +96,9 @@ def run_audit(args) -> int:
 
     scrubbed = posts_source(args, args.scrubbed)
     original = posts_source(args, args.original) if args.original else None
-    with locked_outputs([args.unsearched], [scrubbed, original, args.map, args.allow]):
+    # the leaks go to standard output: never onto an input (audit - < out.jsonl >> out.jsonl)
+    printed = [] if args.quiet else ["-"]
+    with locked_outputs([args.unsearched] + printed, [scrubbed, original, args.map, args.allow]):
         names_by_user = None
         if args.map:
             from ..people.personmap import PersonMap

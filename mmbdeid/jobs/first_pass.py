@@ -65,7 +65,8 @@ def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = F
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d statistics" % passes, quiet=quiet)
     scan.input_watch = InputWatch(dump)
-    posts = scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars))
+    posts = scan.watch(scan.input_watch.guarded(
+        read_posts(dump, on_bad=on_bad, max_chars=max_chars), "pass 1"))
 
     def fill(builder: StatsBuilder) -> None:
         for chunk, counts in engine.map_ordered(_count_factory, (), chunked(posts)):
@@ -94,7 +95,8 @@ def validate_only(dump: str, on_bad=None, quiet: bool = False, passes: int = 2,
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d checking records" % passes, quiet=quiet)
     scan.input_watch = InputWatch(dump)
-    for _ in scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars)):
+    for _ in scan.watch(scan.input_watch.guarded(
+            read_posts(dump, on_bad=on_bad, max_chars=max_chars), "pass 1")):
         progress.update(1)
     scan.input_watch.pass_one_ended(scan.fingerprint)
     progress.close()

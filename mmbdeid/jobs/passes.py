@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
-from ..files.atomic import atomic_output, atomic_path, optional_output
+from ..files.atomic import atomic_output, atomic_path, optional_output, output_if_written
 from ..files.diskerrors import temporary_directory_name
 from ..files.formats import PARQUET
 from ..files.post_writer import post_output
@@ -110,6 +110,12 @@ class RejectLog:
         self.handle.write(bad.as_json() + "\n")
 
 
+def _reject_file(path: Optional[str]):
+    """The reject file of ``--skip-bad``, made only when a record is rejected (private:
+    it holds raw posts)."""
+    return output_if_written(path, private=True) if path else contextlib.nullcontext()
+
+
 def _ignore(bad) -> None:
     """Pass 2 re-reads the dump: bad records were logged by pass 1 already."""
 
@@ -137,7 +143,7 @@ def _detected(config: RunConfig, engine, summary: Summary, passes: int,
     the dump for a later pass."""
     scan = DumpScan(kinds=config.output_format == PARQUET)
     with scratch_directory() as scratch, \
-            optional_output(config.rejects_path, private=True) as rejects_handle, \
+            _reject_file(config.rejects_path) as rejects_handle, \
             _stats_location(config, scratch) as (stats_path, reused):
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
         if reused:      # stats_path: the private copy every pass and worker reads
