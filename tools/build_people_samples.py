@@ -108,9 +108,10 @@ def parse_text(markup: str, where: str) -> Tuple[str, List[dict], List[dict]]:
     return text, spans, keep
 
 
-def parse_source(source: str, name: str) -> List[dict]:
+def parse_source(source: str, name: str, parse=parse_text) -> List[dict]:
     """The records of one source, checked on their own (persons are checked by
-    ``check_persons`` once all authors are known)."""
+    ``check_persons`` once all authors are known). ``parse`` reads one post's markup into
+    (text, spans, keep): tools/build_check_samples.py passes its own, with other marks."""
     records: List[dict] = []
     thread = None
     lines = source.split("\n")
@@ -121,7 +122,7 @@ def parse_source(source: str, name: str) -> List[dict]:
         if head is None:
             return
         where, author, reply_to = head
-        text, spans, keep = parse_text("\n".join(body).strip("\n"), where)
+        text, spans, keep = parse("\n".join(body).strip("\n"), where)
         if not text.strip():
             raise SampleError("%s: empty post" % where)
         posts = thread["posts"]
