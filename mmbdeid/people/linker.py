@@ -123,10 +123,11 @@ class Linker:
         (``by name``)."""
         report = progress or _no_progress
         people = PersonMap()
+        people.avoid(self.real_strings())
         for person_id in self._ids_in_texts:
             people.reserve(person_id)
-        for username, person_id in zip(self._authors,
-                                       _author_ids(self._authors, self._ids_in_texts)):
+        for username, person_id in zip(self._authors, _author_ids(
+                self._authors, self._ids_in_texts, people, self._pseudonymised())):
             people.add(Person(person_id, [username]))
         by_username = {p.usernames[0]: p for p in people}
         for (username, key), posts in self._evidence.items():
@@ -161,6 +162,18 @@ class Linker:
             person.forms = {key: self._forms[key].most_common(1)[0][0]
                             for key in person.names if key in self._forms}
         return people
+
+    def real_strings(self) -> List[str]:
+        """The dump's authors and the names and usernames its texts mention (as
+        compared: :func:`~mmbdeid.people.personmap.name_key`): what no pseudonym may be."""
+        return list(self._authors) + list(self._forms)
+
+    def _pseudonymised(self) -> bool:
+        """Whether an earlier pseudonym scrub wrote the dump: every author is a pseudonym
+        (``U12``) and the texts hold some (``[P3]``). Otherwise an author called like a
+        pseudonym is a member called so, whose name must go like any other."""
+        return bool(self._ids_in_texts) and all(AUTHOR_PSEUDONYM.fullmatch(author)
+                                                for author in self._authors)
 
     def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person],
                         report: Callable[[str, int, int], None]) -> None:
@@ -214,21 +227,24 @@ class Linker:
         return None
 
 
-def _author_ids(usernames: Iterable[str], taken: Iterable[str] = ()) -> List[str]:
-    """``U1``, ``U2``, ... in order; an author already called like a pseudonym (``U12``:
-    a scrubbed dump scrubbed again) keeps that id, and no one else gets it, nor an id of
-    ``taken`` (pseudonyms in the texts)."""
+def _author_ids(usernames: Iterable[str], taken: Iterable[str], people: PersonMap,
+                pseudonymised: bool = False) -> List[str]:
+    """``U1``, ``U2``, ... in order, skipping the ids of ``taken`` (pseudonyms in the texts)
+    and any the map may not give (a username or name of the dump, in any case:
+    :meth:`~mmbdeid.people.personmap.PersonMap.free`). In a ``pseudonymised`` dump (a
+    scrubbed dump scrubbed again) an author already called like a pseudonym (``U12``)
+    keeps that id, and no one else gets it."""
     usernames = list(usernames)
-    reserved = {u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)}
-    reserved |= {i for i in taken if i.startswith("U")}
+    kept = ({u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)} if pseudonymised
+            else set())
+    reserved = kept | {i for i in taken if i.startswith("U")}
     ids, number = [], 0
     for username in usernames:
-        if username in reserved:
+        if username in kept:
             ids.append(username)
             continue
         number += 1
-        while "U%d" % number in reserved:
+        while "U%d" % number in reserved or not people.free("U%d" % number):
             number += 1
         ids.append("U%d" % number)
     return ids
-
