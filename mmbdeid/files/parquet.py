@@ -101,15 +101,17 @@ class ColumnKinds:
                 self._refuse_surrogate(name, line)
             seen = kinds.get(name)
             if seen is None:
+                if LONE_SURROGATE.search(name):         # a column's name is text too
+                    self._refuse_surrogate(name, line, "the name of field")
                 kinds[name] = {kind}
             else:
                 seen.add(kind)
 
-    def _refuse_surrogate(self, name: str, line: Optional[int]) -> None:
+    def _refuse_surrogate(self, name: str, line: Optional[int], what: str = "field") -> None:
         where = None if self.source is None else str(self.source)
-        raise InputError("field %r is not valid Unicode (a lone surrogate such as \\ud800), "
+        raise InputError("%s %r is not valid Unicode (a lone surrogate such as \\ud800), "
                          "which Parquet text cannot hold: write JSON Lines or CSV instead"
-                         % field_names_of(self.source).external(name), where, line)
+                         % (what, field_names_of(self.source).external(name)), where, line)
 
 
 def output_schema(columns: List[str], where: str, schema=None,
