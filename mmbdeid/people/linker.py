@@ -29,6 +29,7 @@ the mapping file (:mod:`mmbdeid.people.personmap`).
 """
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
@@ -41,6 +42,9 @@ from .scope import SCOPES, ScopeIndex, field_text
 from .variants import EXACT, VariantIndex, called, known_by_name
 
 _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
+# A word of a text that reads like a pseudonym (``U2``, ``p14``), found or not as a name:
+# no pseudonym may equal it, or the output's ``[U2]`` and author ``U2`` would be ambiguous.
+_PSEUDONYM_LIKE = re.compile(r"\b[UP][1-9]\d{0,8}\b", re.IGNORECASE)
 PROGRESS_EVERY = 500        # names linked between two progress reports
 
 
@@ -78,6 +82,7 @@ class Linker:
         self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
         self._ids_in_texts: Set[str] = set()            # [P12] of an earlier scrub
+        self._pseudonym_like: Set[str] = set()          # U2, p14 in the texts
 
     def observe(self, fields: dict, spans: Sequence[Span],
                 mentions: Optional[Sequence[Mention]] = None) -> None:
@@ -86,6 +91,7 @@ class Linker:
         self.scopes.add_post(fields)
         if "[" in fields["text"]:
             self._ids_in_texts.update(PSEUDONYM_IN_TEXT.findall(fields["text"]))
+        self._pseudonym_like.update(_PSEUDONYM_LIKE.findall(fields["text"]))
         author = field_text(fields, "author")
         if author and author not in self._authors:
             self._authors[author] = len(self._authors)
@@ -164,9 +170,10 @@ class Linker:
         return people
 
     def real_strings(self) -> List[str]:
-        """The dump's authors and the names and usernames its texts mention (as
-        compared: :func:`~mmbdeid.people.personmap.name_key`): what no pseudonym may be."""
-        return list(self._authors) + list(self._forms)
+        """The dump's authors, the names and usernames its texts mention (as compared:
+        :func:`~mmbdeid.people.personmap.name_key`) and its words that read like
+        pseudonyms: what no pseudonym may be."""
+        return list(self._authors) + list(self._forms) + list(self._pseudonym_like)
 
     def _pseudonymised(self) -> bool:
         """Whether an earlier pseudonym scrub wrote the dump: every author is a pseudonym

@@ -11,10 +11,11 @@ from mmbdeid.people.personmap import Person, PersonMap
 
 PSEUDONYM = re.compile(r"\[([UP]\d+)\]")
 
-# Members called U2, P1 and u1 among kaygirl and boo; a doctor and Rita only mentioned.
+# Members called U2, P1 and u1 among kaygirl and boo; a doctor and Rita only mentioned;
+# codes that read like pseudonyms.
 POSTS = [
     {"id": "1", "board": "b", "thread": "t1", "author": "kaygirl",
-     "text": "Hi all, I am Kay. My doctor Dr. Ostrowski-Vale is great."},
+     "text": "Hi all, I am Kay. My doctor Dr. Ostrowski-Vale is great. My codes: U3, p2."},
     {"id": "2", "board": "b", "thread": "t1", "author": "U2",
      "text": "Thanks Kay! @P1 said the same.\nU2"},
     {"id": "3", "board": "b", "thread": "t1", "author": "P1",
@@ -22,14 +23,17 @@ POSTS = [
     {"id": "4", "board": "b", "thread": "t1", "author": "u1", "text": "Hugs @U2 and @P1"},
     {"id": "5", "board": "b", "thread": "t1", "author": "boo", "text": "Same, @u1."},
 ]
-REAL = {"kaygirl", "u2", "p1", "u1", "boo", "kay", "rita", "ostrowski-vale"}
+REAL = {"kaygirl", "u2", "p1", "u1", "boo", "kay", "rita", "ostrowski-vale",
+        "u3", "p2"}                     # words like pseudonyms, kept
 
 
 def scrub(tmp_path, model, *options):
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
+    allow = tmp_path / "allow.txt"          # the codes stay, found as names or not
+    allow.write_text("U3\np2\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     assert main(["scrub", str(dump), "-o", str(out), "--mode", "pseudonym", "--model",
-                 model, "-q", "-j", "1", *map(str, options)]) == 0
+                 model, "--allow", str(allow), "-q", "-j", "1", *map(str, options)]) == 0
     return read_jsonl(out)
 
 
@@ -49,6 +53,7 @@ def test_no_pseudonym_is_a_real_username_or_name(tmp_path, tiny_model_path, pers
     # mentions of their usernames became their pseudonyms
     for post in out:
         assert not re.search(r"(?<!\[)\b(?:U2|P1|u1)\b", post["text"]), post["text"]
+    assert out[0]["text"].endswith(": U3, p2.")
     if person_map is None:          # linked by the run: each mention is its member's
         assert out[1]["text"].endswith("\n[%s]" % authors[1])     # U2 signing off
         assert "[%s]" % authors[1] in out[2]["text"]
