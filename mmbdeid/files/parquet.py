@@ -16,7 +16,7 @@ import os
 from typing import IO, Any, Collection, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..errors import InputError
-from .lines import LONE_SURROGATE
+from .lines import LONE_SURROGATE, first_bytes
 from .postfile import field_names_of
 
 INSTALL_HINT = "reading or writing Parquet needs pyarrow: pip install 'mmbdeid[parquet]'"
@@ -38,6 +38,7 @@ def pyarrow_modules(where=None):
 
 def _open(source):
     pa, pq = pyarrow_modules(source)
+    first_bytes(source)     # a missing or unreadable file is said so, as of every input
     try:
         return pq.ParquetFile(os.fspath(source))
     except (OSError, pa.ArrowException) as error:

@@ -156,3 +156,15 @@ def test_a_lone_surrogate_is_refused_in_pass_1_for_a_parquet_output(
         % (dump, what)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.jsonl"]
     assert scrub(dump, tmp_path / "out.jsonl", "placeholder", tiny_model_path) == 0
+
+
+@pytest.mark.parametrize("output", ["out.parquet", "out.jsonl"])
+def test_a_missing_parquet_dump_is_a_file_that_cannot_be_read(tmp_path, tiny_model_path,
+                                                              capsys, output):
+    # the output's schema is read from the dump before pass 1: the message stays that of
+    # every input that is not there
+    dump = tmp_path / "dump.parquet"
+    assert scrub(dump, tmp_path / output, "mask", tiny_model_path) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "mmbdeid: error: %s: cannot read file: No such file or directory" % dump]
+    assert list(tmp_path.iterdir()) == []
