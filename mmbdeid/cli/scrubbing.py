@@ -41,6 +41,9 @@ def run_scrub(args) -> int:
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
                          person_map=args.map, scope=args.scope, seed=args.seed,
                          hash_key=hash_key)
+    from ..files.post_writer import check_post_output
+    check_post_output(config.output, config.output_format, config.dump,
+                      OPERATORS[args.mode].rewritten_fields())   # before pass 1
     with _checked_outputs(config, args), _engine(args) as engine:
         summary = scrub_dump(config, engine)
     report(args, summary)

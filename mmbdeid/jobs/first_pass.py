@@ -22,14 +22,15 @@ class DumpScan:
     """What pass 1 learns of the records besides the statistics: the dump's fingerprint
     (what statistics built from it record, and what later passes must read again: see
     ``input_watch``) and its field names in order of first appearance (the header of a
-    CSV output, so no record's field is lost) and, with ``kinds``, the types of their
-    values (the column types of a Parquet output)."""
+    CSV output, so no record's field is lost) and, with ``kinds``
+    (:class:`~mmbdeid.files.parquet.ColumnKinds`), the types of their values (the column
+    types of a Parquet output)."""
 
-    def __init__(self, kinds: bool = False):
+    def __init__(self, kinds: Optional[ColumnKinds] = None):
         self.fingerprint = DumpFingerprint()
         self.input_watch: Optional[InputWatch] = None   # the file as pass 1 found it
         self._fields: Dict[str, None] = {}
-        self.kinds = ColumnKinds() if kinds else None
+        self.kinds = kinds
 
     @property
     def field_names(self) -> List[str]:
@@ -45,7 +46,7 @@ class DumpScan:
             fields = record.fields
             self.fingerprint.add(fields)
             if self.kinds is not None:
-                self.kinds.observe(fields)
+                self.kinds.observe(fields, record.line)
             if len(fields) != len(fields_seen) or any(name not in fields_seen
                                                        for name in fields):
                 for name in fields:

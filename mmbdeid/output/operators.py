@@ -68,6 +68,12 @@ class Operator:
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         raise NotImplementedError
 
+    @classmethod
+    def rewritten_fields(cls) -> Tuple[str, ...]:
+        """The fields besides the text that the operator writes anew, as text: an output
+        holds text there whatever the dump had (a Parquet output, a string column)."""
+        return ("author",)
+
 
 class PostOperator(Operator):
     """An operator that works post by post: each mention (adjacent name tokens joined)
@@ -91,6 +97,10 @@ class PostOperator(Operator):
     def author_value(self, author):
         """What a non-empty ``author`` field becomes: kept as it is."""
         return author
+
+    @classmethod
+    def rewritten_fields(cls) -> Tuple[str, ...]:
+        return () if cls.author_value is PostOperator.author_value else ("author",)
 
 
 class PlaceholderOperator(PostOperator):
