@@ -236,8 +236,8 @@ def _tagging_commands(commands) -> None:
     convert.add_argument("-o", "--output", required=True, metavar="OUT",
                          help="the converted file (private: it holds names)")
     convert.add_argument("--from", dest="source_format", choices=CONVERT_FORMATS,
-                         help="IN's format (default: CoNLL by extension, Label Studio or "
-                              "doccano by content, else annotated posts)")
+                         help="IN's format (default: Label Studio or doccano by content, "
+                              "else CoNLL by extension or content, else annotated posts)")
     convert.add_argument("--to", dest="target_format", choices=CONVERT_FORMATS,
                          help="OUT's format (default by extension: .json Label Studio, "
                               ".jsonl annotated JSONL, .conll/.bio/.txt CoNLL)")

@@ -17,7 +17,7 @@ def run_convert(args) -> int:
         kind = input_kind(source, args.source_format)
         label_map = load_label_map(args.label_map) if args.label_map else None
         count = write_tagged(read_tagged(source, kind, args.offsets, label_map),
-                             args.output, target, str(source), args.offsets)
+                             args.output, target, source, args.offsets)
     say("%d posts from %s (%s) to %s (%s)" % (count, source, kind, args.output, target))
     return EXIT_OK
 
@@ -45,6 +45,12 @@ def run_sample(args) -> int:
 
     if args.count < 1:
         raise InputError("-n must be at least 1")
+    if args.by != "uncertainty":
+        for option, given in (("--model", args.model), ("--threshold", args.threshold),
+                              ("--stats", args.stats)):
+            if given is not None:      # it would be ignored: no model runs
+                raise InputError("%s goes with --by uncertainty (--by %s runs no model)"
+                                 % (option, args.by))
     fmt = posts_output_format(args.output, posts_source(args, args.dump))
     config = _run_config(args, output_format=fmt)
     with _checked_outputs(config, args):

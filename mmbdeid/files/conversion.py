@@ -19,6 +19,7 @@ from .formats import CONLL_EXTENSIONS, corpus_format, extension_format, split_fo
 from .interchange import (DEFAULT_OFFSETS, DOCCANO, LABELSTUDIO, Tagged, doccano_line,
                           labelstudio_task, read_tool, sniff_tool)
 from .post_writer import json_line
+from .postfile import FieldNames, field_names_of
 
 CONLL, ANNOTATED = "conll", "jsonl"
 CONVERT_FORMATS = (ANNOTATED, LABELSTUDIO, DOCCANO, CONLL)
@@ -95,10 +96,13 @@ def _conll_posts(source) -> Iterator[Tagged]:
         yield Tagged(document.line, {"id": number, "text": text}, spans)
 
 
-def write_tagged(posts: Iterable[Tagged], path: str, kind: str, source: str,
+def write_tagged(posts: Iterable[Tagged], path: str, kind: str, source,
                  units: Optional[str] = None) -> int:
     """Write ``posts`` to ``path`` in ``kind``, all or nothing, private (they hold names);
-    the number of posts written. Errors name ``source`` and the post's line."""
+    the number of posts written. Errors name ``source`` and the post's line; annotated
+    posts keep ``source``'s id and text field names (--id-field, --text-field), the tools
+    have their own (``text``)."""
+    names = field_names_of(source)
     count = 0
     with atomic_output(path, private=True) as handle:
         if kind == LABELSTUDIO:
@@ -106,17 +110,18 @@ def write_tagged(posts: Iterable[Tagged], path: str, kind: str, source: str,
         for post in posts:
             count += 1
             try:
-                handle.write(_written(post, kind, count, units))
+                handle.write(_written(post, kind, count, units, names))
             except InputError as error:
-                raise InputError(error.message, source, post.line) from None
+                raise InputError(error.message, str(source), post.line) from None
         if kind == LABELSTUDIO:
             handle.write("\n]\n")
     if count == 0:
-        raise InputError("empty file: no posts", source)
+        raise InputError("empty file: no posts", str(source))
     return count
 
 
-def _written(post: Tagged, kind: str, number: int, units: Optional[str]) -> str:
+def _written(post: Tagged, kind: str, number: int, units: Optional[str],
+             names: FieldNames) -> str:
     if kind == LABELSTUDIO:
         task = labelstudio_task(number, post, units or DEFAULT_OFFSETS[LABELSTUDIO])
         return ("\n" if number == 1 else ",\n") + json_line(task)
@@ -129,7 +134,7 @@ def _written(post: Tagged, kind: str, number: int, units: Optional[str]) -> str:
     items = list(post.fields.items())
     items.insert(len(items) if post.spans_at is None else post.spans_at,
                  ("spans", post.spans))
-    return json_line(dict(items)) + "\n"
+    return json_line(names.to_external(dict(items))) + "\n"
 
 
 def conll_lines(post: Tagged) -> str:

@@ -69,6 +69,8 @@ BAD = [
     ('{"id": "p1", "text": "fine"}\n{"text": "no id"}\n', [], "dump.jsonl:2: missing field 'id'"),
     ("", [], "dump.jsonl: empty file"),
     ('{"id": "p1", "text": "fine"}\n', ["-n", "0"], "-n must be at least 1"),
+    ('{"id": "p1", "text": "fine"}\n', ["--stats", "s.stats"],
+     "--stats goes with --by uncertainty (--by random runs no model)"),
 ]
 
 

@@ -45,14 +45,16 @@ def convert(*argv):
     return main(["convert"] + [str(a) for a in argv])
 
 
-@pytest.mark.parametrize("suffix, to", [(".json", None), (".jsonl", "doccano"),
-                                        (".dc", "doccano"), (".ls", "labelstudio")])
-def test_round_trip_keeps_fields_and_offsets(tmp_path, suffix, to):
+@pytest.mark.parametrize("suffix, to, offsets", [
+    (".json", None, []), (".jsonl", "doccano", []), (".dc", "doccano", []),
+    (".ls", "labelstudio", []), (".dc", "doccano", ["--offsets", "utf16"]),
+    (".json", None, ["--offsets", "codepoints"])])
+def test_round_trip_keeps_fields_and_offsets(tmp_path, suffix, to, offsets):
     original = write_jsonl(tmp_path / "tagged.jsonl", POSTS)
     middle = tmp_path / ("tool" + suffix)
     back = tmp_path / "back.jsonl"
-    assert convert(original, "-o", middle, *(["--to", to] if to else [])) == 0
-    assert convert(middle, "-o", back) == 0      # the tool's format told by content
+    assert convert(original, "-o", middle, *(["--to", to] if to else []), *offsets) == 0
+    assert convert(middle, "-o", back, *offsets) == 0     # the tool told by content
     assert os.stat(middle).st_mode & 0o777 == 0o600          # it holds names
     back_posts = read_jsonl(back)
     assert back_posts == POSTS
@@ -215,3 +217,26 @@ def test_split_reads_a_labelstudio_export(tmp_path):
     spans = {p["id"]: [(p["text"][s["start"]:s["end"]], s["label"]) for s in p["spans"]]
              for p in posts}
     assert spans[102] == [("Dolores", "NAME"), ("@quiltmom_bev", "USER")]
+
+
+@pytest.mark.parametrize("content", ['["NAME"]', '{"Carer": 3}', "{not json"])
+def test_bad_label_map_names_its_file(tmp_path, capsys, content):
+    source = write_jsonl(tmp_path / "tagged.jsonl", POSTS[:1])
+    labels = tmp_path / "labels.json"
+    labels.write_text(content, encoding="utf-8")
+    assert convert(source, "-o", tmp_path / "out.json", "--label-map", labels) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("mmbdeid: error: %s: " % labels) and "\n" not in error
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_own_field_names_come_back(tmp_path):
+    posts = [{"post_id": "x1", "body": "Hi Ann 😀 Bo", "spans": [
+        {"start": 3, "end": 6, "label": "NAME"}, {"start": 9, "end": 11, "label": "NAME"}]}]
+    original = write_jsonl(tmp_path / "tagged.jsonl", posts)
+    names = ["--id-field", "post_id", "--text-field", "body"]
+    assert convert(original, "-o", tmp_path / "ls.json", *names) == 0
+    (task,) = json.loads((tmp_path / "ls.json").read_text(encoding="utf-8"))
+    assert task["data"] == {"id": "x1", "text": "Hi Ann 😀 Bo"}     # Label Studio's $text
+    assert convert(tmp_path / "ls.json", "-o", tmp_path / "back.jsonl", *names) == 0
+    assert read_jsonl(tmp_path / "back.jsonl") == posts
