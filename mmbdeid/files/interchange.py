@@ -91,7 +91,8 @@ def _offsets(text: str, start: Any, end: Any, units: str, where: str, path: str,
 
 def sniff_tool(source) -> Optional[str]:
     """``labelstudio`` (a JSON array, or tasks with ``data``), ``doccano`` (``text``
-    with ``label`` or ``entities`` and no ``spans``) or None, from the first line."""
+    with a ``label`` or ``entities`` list and no ``spans``) or None, from the first
+    line."""
     line = first_meaningful_line(source).strip()
     if line.startswith("["):
         return LABELSTUDIO
@@ -106,8 +107,9 @@ def sniff_tool(source) -> Optional[str]:
     if isinstance(first.get("data"), dict) and ("annotations" in first
                                                 or "predictions" in first):
         return LABELSTUDIO
-    if "text" in first and "spans" not in first and ("label" in first
-                                                     or "entities" in first):
+    if "text" in first and "spans" not in first and (isinstance(first.get("label"), list)
+                                                     or isinstance(first.get("entities"),
+                                                                   list)):
         return DOCCANO
     return None
 

@@ -240,3 +240,9 @@ def test_own_field_names_come_back(tmp_path):
     assert task["data"] == {"id": "x1", "text": "Hi Ann 😀 Bo"}     # Label Studio's $text
     assert convert(tmp_path / "ls.json", "-o", tmp_path / "back.jsonl", *names) == 0
     assert read_jsonl(tmp_path / "back.jsonl") == posts
+
+
+def test_a_posts_file_with_a_label_field_is_not_taken_for_doccano(tmp_path):
+    path = write_jsonl(tmp_path / "posts.jsonl", [{"id": 1, "text": "hi", "label": "spam"}])
+    with pytest.raises(Exception, match="missing field 'spans'"):
+        list(read_annotated(path))
