@@ -219,8 +219,58 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(stats)
 
     commands.add_parser("steps", help="list the steps of the detector chain, in their order")
+    _tagging_commands(commands)
     describe(commands)
     return parser
+
+
+def _tagging_commands(commands) -> None:
+    from ..evaluation.choosing import SAMPLING_RULES
+    from ..files.conversion import CONVERT_FORMATS
+    from ..files.interchange import CODEPOINTS, UTF16
+    convert = commands.add_parser("convert", help="convert hand-tagged posts between "
+                                  "annotated JSONL, Label Studio, doccano and CoNLL")
+    convert.add_argument("corpus", metavar="IN", help="annotated posts (JSONL, CSV, TSV, "
+                         "Parquet), a Label Studio JSON export, a doccano JSONL export "
+                         "or CoNLL")
+    convert.add_argument("-o", "--output", required=True, metavar="OUT",
+                         help="the converted file (private: it holds names)")
+    convert.add_argument("--from", dest="source_format", choices=CONVERT_FORMATS,
+                         help="IN's format (default: Label Studio or doccano by content, "
+                              "else CoNLL by extension or content, else annotated posts)")
+    convert.add_argument("--to", dest="target_format", choices=CONVERT_FORMATS,
+                         help="OUT's format (default by extension: .json Label Studio, "
+                              ".jsonl annotated JSONL, .conll/.bio/.txt CoNLL)")
+    convert.add_argument("--label-map", metavar="FILE",
+                         help="a JSON object from each label read to the label written "
+                              "(default: PERSON, PER → NAME; USERNAME → USER)")
+    convert.add_argument("--offsets", choices=(UTF16, CODEPOINTS),
+                         help="the tool's offsets: UTF-16 code units (Label Studio's "
+                              "default) or code points (doccano's default)")
+    _posts_options(convert, input_format=False)
+
+    sample = commands.add_parser("sample", help="choose posts of a dump to hand-tag")
+    sample.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
+                        "be .gz) or Parquet; - reads standard input")
+    sample.add_argument("-n", dest="count", type=int, default=300, metavar="N",
+                        help="how many posts (default 300)")
+    sample.add_argument("--by", choices=SAMPLING_RULES, default="uncertainty",
+                        help="uncertainty: posts with tokens near the threshold and "
+                             "undecided capitalised words first (default); random: a "
+                             "simple random sample (for unbiased measurement); "
+                             "stratified: by board, spread over threads")
+    sample.add_argument("--per-thread", type=positive("--per-thread"), default=3,
+                        metavar="K", help="uncertainty, stratified: at most K posts from "
+                        "a thread (default 3)")
+    sample.add_argument("--seed", type=int, default=0,
+                        help="random seed: the same seed gives the same sample (default 0)")
+    sample.add_argument("-o", "--output", default="-", metavar="OUT",
+                        help="the chosen posts, every field, in the dump's order (default "
+                             "-: standard output; private: they hold names)")
+    _posts_options(sample)
+    _model_options(sample)
+    _stats_options(sample)
+    _run_options(sample)
 
 
 def _run_options(parser) -> None:
