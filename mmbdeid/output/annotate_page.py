@@ -71,9 +71,12 @@ def build_annotate_page(posts: Sequence[AnnotatePost], labels: Sequence[str],
                         source: str, export_name: str, prefilled: str) -> str:
     """The whole page. ``source``: the posts file as the user named it; ``prefilled``:
     a sentence saying where the starting spans come from."""
-    data = data_block(page_data(posts, labels, export_name))
-    # Progress is saved under this key: the same posts and labels, the same saved work.
-    key = hashlib.sha256(data.encode("ascii")).hexdigest()[:32]
+    content = page_data(posts, labels, export_name)
+    data = data_block(content)
+    # Progress is saved under this key: the same posts, starting spans and labels (from
+    # whatever file name), the same saved work.
+    key = hashlib.sha256(data_block({"labels": content["labels"], "posts": content["posts"]})
+                         .encode("ascii")).hexdigest()[:32]
     style = _style(labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (
         _source_hash(style), _source_hash(SCRIPT))

@@ -108,11 +108,12 @@ def test_the_default_labels_are_a_key_each():
 
 
 def test_progress_is_keyed_by_the_content():
-    def key(text):
+    def key(text, name="s", labels=("NAME",)):
         page = build_annotate_page([AnnotatePost("1", text, {"id": "1", "text": text})],
-                                   ["NAME"], "s.jsonl", "s.annotated.jsonl", "")
+                                   labels, name + ".jsonl", name + ".annotated.jsonl", "")
         return page.split('data-key="', 1)[1].split('"', 1)[0]
-    assert key("Hi Kay") == key("Hi Kay") != key("Hi Ron")
+    assert key("Hi Kay") == key("Hi Kay") == key("Hi Kay", name="renamed")
+    assert len({key("Hi Kay"), key("Hi Ron"), key("Hi Kay", labels=("NAME", "USER"))}) == 3
 
 
 @pytest.mark.parametrize("name,exported", [
@@ -132,6 +133,11 @@ def test_export_name(name, exported):
      "annotate --help')"),
     (["--labels", " , "], POSTS,
      "argument --labels: no label given (see 'mmbdeid annotate --help')"),
+    ([], [], "{dump}: empty file: no records"),
+    ([], [POSTS[2], {"id": 9}], "{dump}:2: missing field 'text' (fields: id); name the "
+     "text field with --text-field"),
+    (["--no-prefill"], [POSTS[2], {"id": 9}], "{dump}:2: missing field 'text' (fields: "
+     "id); name the text field with --text-field"),
     ([], [dict(POSTS[2], spans=[]), POSTS[2]], "{dump}:2: missing field 'spans'"),
     ([], [dict(POSTS[2], spans=[{"start": 5, "end": 99, "label": "NAME"}])],
      "{dump}:1: spans[0]: offsets 5-99 outside the text (length 30) or empty"),

@@ -1,7 +1,7 @@
 """The annotation page (``mmbdeid annotate``) in headless Chromium: a person tags a span
 with the mouse and one with the keyboard, untags and relabels pre-filled spans, gives a
 person key, marks a post done, reloads (the work comes back), exports; the export trains
-a model and is scored, and its offsets are Python's, exact past emoji, combining accents
+a model, is scored and split, and its offsets are Python's, exact past emoji, combining accents
 and CRLF line ends."""
 import json
 import os
@@ -195,6 +195,9 @@ def test_tag_export_train_and_evaluate(browser, tmp_path):
     model = str(tmp_path / "board.mmbdeid")
     assert main(["train", str(exported), "-o", model, "-q"]) == 0
     assert main(["evaluate", str(exported), "--model", model, "-q"]) == 0
+    assert main(["sweep", str(exported), "--model", model, "-q"]) == 0
+    assert main(["split", str(exported), "-o", str(tmp_path / "train.jsonl"),
+                 "--dev", str(tmp_path / "dev.jsonl"), "--dev-share", "0.5"]) == 0
     again = str(tmp_path / "again.html")
     assert main(["annotate", str(exported), "-o", again, "-q"]) == 0
     from annotate_pages import page_posts
