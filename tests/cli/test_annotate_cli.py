@@ -159,3 +159,17 @@ def test_a_page_name_for_another_format_is_refused(tmp_path, capsys):
         "mmbdeid: error: %s: annotate -o writes an HTML page: use .html, .htm, or no "
         "extension; not .jsonl\n" % page)
     assert os.listdir(tmp_path) == ["sample.jsonl"]
+
+
+def test_an_annotated_csv_starts_from_its_spans_column(tmp_path):
+    path = tmp_path / "tagged.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "text", "spans"])
+        writer.writerow(["a1", "Thanks Linda", json.dumps(
+            [{"start": 7, "end": 12, "label": "NAME", "person": "lindalou"}])])
+        writer.writerow(["a2", "Nothing new", ""])
+    page = str(tmp_path / "tag.html")
+    assert main(["annotate", str(path), "-o", page, "-q"]) == 0
+    assert [p["spans"] for p in page_posts(page)] == [
+        [{"start": 7, "end": 12, "label": "NAME", "person": "lindalou"}], []]
