@@ -236,11 +236,20 @@ SCRIPT = """
     }
     return null;
   }
+  function sameSpan(found) {
+    var list = state.spans[found.post];
+    for (var k = 0; k < list.length; k += 1) {
+      if (list[k].start === found.start && list[k].end === found.end) { return k; }
+    }
+    return -1;
+  }
   function addSpan(found, name) {
+    var same = sameSpan(found), person = same >= 0 ? state.spans[found.post][same].person : null;
     var list = state.spans[found.post].filter(function (s) {
       return s.end <= found.start || s.start >= found.end;
     });
     var span = {start: found.start, end: found.end, label: name};
+    if (person) { span.person = person; }
     list.push(span);
     list.sort(function (x, y) { return x.start - y.start; });
     state.spans[found.post] = list;
@@ -252,9 +261,14 @@ SCRIPT = """
     return selected ? state.spans[selected.post][selected.index] : null;
   }
 
+  // A mouse selection of exactly a span (a double click on it) selects that span.
   main.addEventListener("mouseup", function () {
     var found = selection();
-    if (found) { addSpan(found, label); }
+    if (!found) { return; }
+    var same = sameSpan(found);
+    if (same < 0) { addSpan(found, label); return; }
+    window.getSelection().removeAllRanges();
+    select(found.post, same);
   });
   main.addEventListener("click", function (event) {
     var mark = event.target.closest ? event.target.closest("mark.span") : null;

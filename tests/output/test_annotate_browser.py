@@ -50,6 +50,28 @@ def _keys(driver, keys):
     ActionChains(driver).send_keys(keys).perform()
 
 
+def _double_click_text(driver, post, word):
+    """A real double click in the middle of ``word`` (its first occurrence in a text node
+    of the post), at its place in the window: the browser selects the word."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    x, y = driver.execute_script("""
+        var box = document.querySelector('article[data-post="' + arguments[0] + '"] .text');
+        var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT), node;
+        while ((node = walker.nextNode())) {
+          var at = node.data.indexOf(arguments[1]);
+          if (at >= 0) {
+            var range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + arguments[1].length);
+            var r = range.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2];
+          }
+        }""", post, word)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y)).double_click()
+    actions.perform()
+
+
 def _select_units(driver, post, start, end):
     """Select the post's text from UTF-16 unit ``start`` to ``end`` (as the keyboard
     would: no mouse event)."""
@@ -111,26 +133,15 @@ def test_tag_export_train_and_evaluate(browser, tmp_path):
     # selects a word and the current label tags it.
     _keys(browser, "\ue00c")                                      # Escape
     _keys(browser, "8")
-    from selenium.webdriver.common.action_chains import ActionChains
-    word = browser.execute_script("""
-        var box = document.querySelector('article[data-post="0"] .text');
-        var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT), node;
-        while ((node = walker.nextNode())) {
-          var at = node.data.indexOf("Leeds");
-          if (at >= 0) {
-            var range = document.createRange(); range.setStart(node, at);
-            range.setEnd(node, at + 5);
-            var r = range.getBoundingClientRect();
-            return [r.left + r.width / 2, r.top + r.height / 2];
-          }
-        }""")
-    body = browser.find_element("tag name", "body")
-    origin = browser.execute_script("var r = document.body.getBoundingClientRect();"
-                                    "return [r.left + r.width / 2, r.top + r.height / 2];")
-    ActionChains(browser).move_to_element_with_offset(
-        body, int(word[0] - origin[0]), int(word[1] - origin[1])).double_click().perform()
+    _double_click_text(browser, 0, "Leeds")
     assert ("Leeds", "PLACE") in [(m.text, m.get_attribute("data-label"))
                                   for m in _marks(browser, 0)]
+    # A double click on a span selects it: its label and person key stay.
+    _double_click_text(browser, 0, "Linda")
+    linda = _mark(browser, 0, "Linda")
+    assert (linda.get_attribute("data-label"), linda.get_attribute("data-person")) == (
+        "NAME", "lindalou")
+    assert "selected" in linda.get_attribute("class")
     # Tag with the keyboard: a selection that splits the accent from its e and begins
     # with a space is widened to the whole é and trimmed; 1 tags it NAME (José was
     # untagged first).
