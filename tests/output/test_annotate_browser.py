@@ -118,6 +118,14 @@ def test_tag_export_train_and_evaluate(browser, tmp_path):
     assert text == POSTS[1]["text"]
     assert not browser.find_elements("css selector", "b, script[src], link, img, iframe")
 
+    # ? shows the keys, Esc hides them.
+    help_panel = browser.find_element("id", "help")
+    assert not help_panel.is_displayed()
+    _keys(browser, "?")
+    assert help_panel.is_displayed() and "person key" in help_panel.text
+    _keys(browser, "\ue00c")                                      # Escape
+    assert not help_panel.is_displayed()
+
     # Untag: click a pre-filled span, Delete.
     _mark(browser, 0, "Okafor").click()
     _keys(browser, "\ue017")                                      # Delete
