@@ -11,6 +11,8 @@ PLOT_HELP = ("in the format its extension names (.png, .pdf, .svg, .eps, .ps; .j
 DETECTING_OUTPUTS = {
     "link": "the person map to write (a text file, e.g. .map): each person's names and "
             "usernames, to edit and pass to 'scrub --map'",
+    "annotate": "the annotation page to write (one self-contained HTML file, private: "
+                "it holds the posts)",
     "review": "the review list to write (string, count, mean_prob, label, example, "
               "post_ids), as " + TABLE_HELP,
 }
@@ -47,6 +49,15 @@ DESCRIPTIONS = {
                "download as an allow and a deny list.",
                ["mmbdeid review dump.jsonl -o review.csv --html review.html",
                 "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --allow keep.txt"]),
+    "annotate": ("Write one self-contained HTML page on which to tag the names in a sample "
+                 "of posts by hand: each post with the spans scrub would remove (the same "
+                 "chain and options), or, for an annotated POSTS, its own spans. Select text "
+                 "to add a span, click one to relabel (keys 1-9) or remove it (Delete); work "
+                 "is saved in the browser; Export downloads annotated JSON Lines for train, "
+                 "evaluate, sweep and split.",
+                 ["mmbdeid annotate sample.jsonl -o tag.html",
+                  "mmbdeid annotate tagged.jsonl -o tag.html --labels NAME,USER",
+                  "mmbdeid train sample.annotated.jsonl -o board.mmbdeid"]),
     "audit": ("Look through scrubbed output for usernames, authors' names and person-map "
               "names that are still there. Exit status 1 when something is found, 0 when "
               "clean.",

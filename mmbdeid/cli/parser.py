@@ -9,7 +9,9 @@ from ..evaluation import BREAKDOWNS, CHAINS, THRESHOLD_FLOOR
 from ..kinds import DEFAULT_KINDS
 from ..people.scope import SCOPES
 from ..output.operators import OPERATORS
+from ..output.annotate_page import DEFAULT_LABELS
 from ..output.review_page import DEFAULT_PAGE_POSTS
+from .annotating import label_list
 from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
 from .steps import kind_list, step_list
 from .types import (DEFAULT_TARGET_RECALL, number, positive, probability_threshold,
@@ -108,6 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
                              "removals, and N with none (default %d); the tables of strings "
                              "cover all posts"
                              % DEFAULT_PAGE_POSTS)
+
+    annotate = _detecting_command(commands, "annotate", "PAGE.html", "write a page on "
+                                  "which to tag the names of a sample of posts by hand, "
+                                  "pre-filled with what scrub removes")
+    annotate.add_argument("--labels", type=label_list, default=DEFAULT_LABELS,
+                          metavar="LABEL,...",
+                          help="the labels offered, keys 1 to 9 in this order (default "
+                               "%s)" % ",".join(DEFAULT_LABELS))
+    annotate.add_argument("--no-prefill", action="store_true",
+                          help="start with no spans instead of what scrub removes (an "
+                               "annotated POSTS always starts from its own spans)")
 
     audit = commands.add_parser("audit", help="look for usernames and names left in "
                                 "scrubbed output; exit 1 if any")

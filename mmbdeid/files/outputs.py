@@ -97,6 +97,7 @@ COMMAND_OUTPUTS = {
     "scrub": [("spans", "--spans", JSON_LINES), ("rejects", "--rejects", JSON_LINES),
               ("stats", "--stats", STATS)],
     "link": [("output", "-o", PERSON_MAP), ("stats", "--stats", STATS)],
+    "annotate": [("output", "-o", PAGE), ("stats", "--stats", STATS)],
     "review": [("output", "-o", TABLE), ("html", "--html", PAGE), ("stats", "--stats", STATS)],
     "evaluate": [("errors", "--errors", ERROR_TABLE), ("stats", "--stats", STATS)],
     "sweep": [("output", "-o", TABLE), ("plot", "--plot", PLOT), ("stats", "--stats", STATS)],

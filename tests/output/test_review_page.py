@@ -5,14 +5,13 @@ import base64
 import csv
 import hashlib
 import html
-import importlib.util
 import os
 import re
-import shutil
 import stat
 
 import pytest
 
+from browser_session import headless_chromium, requests_and_errors
 from jsonl_files import write_jsonl
 from mmbdeid.cli import main
 from mmbdeid.output.review_page import (Highlight, PageCounts, PageExample, PagePost,
@@ -206,36 +205,9 @@ def test_html_posts_without_html_is_an_error(tmp_path, capsys):
 
 # --- in a browser -----------------------------------------------------------------------
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
-
-
-def _browser_missing():
-    if importlib.util.find_spec("selenium") is None:
-        return "selenium is not installed"
-    if not any(shutil.which(name) for name in ("chromium", "chromium-browser",
-                                               "google-chrome")):
-        return "no chromium or chrome browser on PATH"
-    if not (os.path.exists(CHROMEDRIVER) or shutil.which("chromedriver")):
-        return "no chromedriver"
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser():
-    reason = _browser_missing()
-    if reason:
-        pytest.skip("browser test: " + reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--window-size=1100,900"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    service = Service(CHROMEDRIVER) if os.path.exists(CHROMEDRIVER) else Service()
-    driver = webdriver.Chrome(options=options, service=service)
-    yield driver
-    driver.quit()
+    yield from headless_chromium()
 
 
 def _marks(driver, label=None, band=None):
@@ -252,7 +224,6 @@ def _tick(driver, name, value, on):
 
 @pytest.mark.slow
 def test_page_in_a_browser(browser, reviewed, tmp_path):
-    import json
     _, _, page = reviewed
     browser.get("file://" + page)
     assert browser.title == "mmbdeid review"
@@ -312,11 +283,8 @@ def test_page_in_a_browser(browser, reviewed, tmp_path):
 
     # Nothing left the page: every request was for the file itself, and the browser
     # reported no error (a blocked script or style would be one).
-    requests = [json.loads(entry["message"])["message"] for entry in
-                browser.get_log("performance")]
-    urls = [m["params"]["request"]["url"] for m in requests
-            if m["method"] == "Network.requestWillBeSent"]
+    urls, errors = requests_and_errors(browser)
     assert urls and all(url.startswith("file://") for url in urls)
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert errors == []
     assert not browser.find_elements("css selector", "script[src], link, img, iframe")
     browser.save_screenshot(str(tmp_path / "review.png"))
