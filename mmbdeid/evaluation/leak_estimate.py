@@ -19,19 +19,17 @@ class Interval(NamedTuple):
     high: float
 
 
-def _log_binomial_term(n: int, k: int, p: float) -> float:
-    """log of C(n, k) p^k (1-p)^(n-k), for 0 < p < 1."""
-    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-            + k * math.log(p) + (n - k) * math.log1p(-p))
-
-
 def binomial_cdf(successes: int, n: int, p: float) -> float:
     """P(X <= successes) for X ~ Binomial(n, p), summed exactly in logarithms."""
     if successes >= n or p <= 0.0:
         return 1.0
     if successes < 0 or p >= 1.0:
         return 0.0
-    logs = [_log_binomial_term(n, k, p) for k in range(successes + 1)]
+    # log C(n, k) p^k (1-p)^(n-k), each term from the one before
+    odds = math.log(p) - math.log1p(-p)
+    logs = [n * math.log1p(-p)]
+    for k in range(successes):
+        logs.append(logs[-1] + math.log((n - k) / (k + 1)) + odds)
     top = max(logs)
     return min(1.0, math.exp(top) * math.fsum(math.exp(value - top) for value in logs))
 

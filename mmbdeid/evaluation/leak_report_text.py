@@ -38,8 +38,10 @@ def target_line(report: dict) -> str:
     target, more = percent(estimate["target"]), estimate["more_posts_for_target"]
     if more == 0:
         return "The bound is below the target of %s already." % target
+    leaks = estimate["leaks"]
     return ("For a bound below %s: %d more posts with no leak (%d in all, with the %d "
-            "leaks found)." % (target, more, estimate["posts_for_target"], estimate["leaks"]))
+            "leak%s found)." % (target, more, estimate["posts_for_target"], leaks,
+                                "" if leaks == 1 else "s"))
 
 
 def markdown(report: dict) -> str:
