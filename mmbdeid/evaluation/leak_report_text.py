@@ -21,7 +21,9 @@ METHOD = (
 
 
 def percent(share: float) -> str:
-    return "%.2f%%" % (100 * share)
+    """``0.33%``; below 0.1%, two significant digits (``0.0085%``), not ``0.01%``."""
+    value = 100 * share
+    return "%.2f%%" % value if value == 0 or value >= 0.1 else "%.2g%%" % value
 
 
 def headline(report: dict) -> str:
