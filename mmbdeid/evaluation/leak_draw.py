@@ -10,6 +10,7 @@ being drawn, small boards and threads too: the sample's share estimates the dump
 weights. The drawn posts are written in the dump's order with all their fields; the
 draw's settings, the dump's fingerprint and the drawn ids go to a JSON file beside it."""
 import datetime
+import hashlib
 import json
 import random
 from typing import Dict, Iterator, List, NamedTuple, Optional, Set
@@ -114,6 +115,7 @@ def draw_sample(source, sample_path: str, sample_format: str, meta_path: str,
     allocation = allocate(sizes, n, rng)
     chosen = chosen_positions(sizes, allocation, rng)
     ids: List[str] = []
+    digests: List[str] = []
     lines: Dict[str, int] = {}
     with post_output(sample_path, sample_format, like=source, private=True) as writer:
         for record in drawn_records(source, by, chosen, sizes):
@@ -124,17 +126,26 @@ def draw_sample(source, sample_path: str, sample_format: str, meta_path: str,
                                  str(source), record.line)
             lines[record.id] = record.line
             ids.append(record.id)
+            digests.append(text_digest(record.text))
             writer.write(record)
         settings = draw_settings(source, sample_path, size, by, seed, sizes, allocation, ids)
+        settings["text_sha256"] = digests
         with atomic_output(meta_path, private=True) as handle:
             handle.write(json.dumps(settings, indent=1, ensure_ascii=False) + "\n")
     return DrawSummary(total, len(ids), len(sizes))
 
 
+def text_digest(text: str) -> str:
+    """A drawn post's text, fingerprinted: the report checks that the marked text is the
+    drawn one (not the dump before scrubbing, nor a later scrub's)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def draw_settings(source, sample_path: str, size: SampleSize, by: str, seed: int,
                   sizes: Dict[str, int], allocation: Dict[str, int], ids: List[str]) -> dict:
     """What the settings file holds: what was drawn from (name, records, SHA-256), how
-    (seed, strata, size and its rule, allocation) and the drawn ids, in the sample's order."""
+    (seed, strata, size and its rule, allocation) and the drawn ids, in the sample's order
+(the texts' fingerprints are added beside them)."""
     from .. import __version__
     listed = [{"stratum": key, "posts": count, "drawn": allocation[key]}
               for key, count in sizes.items()

@@ -13,7 +13,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from ..errors import InputError
 from ..files.corpora import file_sha256, read_annotated
-from .leak_draw import DRAW_KIND
+from .leak_draw import DRAW_KIND, text_digest
 from .leak_estimate import (CONFIDENCE, clopper_pearson, more_posts_for_bound,
                             posts_for_bound, upper_bound, wilson)
 
@@ -24,6 +24,7 @@ class MarkedPost(NamedTuple):
     id: str
     line: int
     labels: List[str]          # the labels of its marked spans, one per span
+    text_sha256: str = ""      # its text's fingerprint (leak_draw.text_digest)
 
 
 def read_marked(source) -> List[MarkedPost]:
@@ -36,7 +37,8 @@ def read_marked(source) -> List[MarkedPost]:
             raise InputError("post %r is marked twice (also on line %d): one record a post"
                              % (record.id, lines[record.id]), str(source), record.line)
         lines[record.id] = record.line
-        posts.append(MarkedPost(record.id, record.line, [span.label for span in post.spans]))
+        posts.append(MarkedPost(record.id, record.line, [span.label for span in post.spans],
+                                text_digest(record.text)))
     return posts
 
 
@@ -53,9 +55,11 @@ def read_draw_info(path: str) -> dict:
     if not isinstance(info, dict) or info.get("kind") != DRAW_KIND:
         raise InputError("not the settings file of 'mmbdeid estimate draw' (the "
                          "SAMPLE.meta.json written beside the sample)", path)
-    ids = info.get("ids")
+    ids, digests = info.get("ids"), info.get("text_sha256")
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
         raise InputError("'ids' must be the list of the drawn posts' ids", path)
+    if digests is not None and (not isinstance(digests, list) or len(digests) != len(ids)):
+        raise InputError("'text_sha256' must hold one fingerprint per drawn id", path)
     return info
 
 
@@ -63,12 +67,16 @@ def check_against_draw(posts: Sequence[MarkedPost], info: dict, marked: str,
                        draw_info: str) -> None:
     """Every marked post was drawn, and every drawn post is marked: the share is then
     that of the whole random sample, not of a chosen part of it."""
-    drawn = set(info["ids"])
+    drawn = dict(zip(info["ids"], info.get("text_sha256") or [None] * len(info["ids"])))
     for post in posts:
         if post.id not in drawn:
             raise InputError("post %r is not in the draw of %s: mark the sample that "
                              "draw wrote" % (post.id, draw_info), marked, post.line)
-    missing = drawn.difference(post.id for post in posts)
+        if drawn[post.id] not in (None, post.text_sha256):
+            raise InputError("post %r has another text than the one drawn (%s): mark the "
+                             "sample that draw wrote, not the dump before scrubbing or "
+                             "another scrub of it" % (post.id, draw_info), marked, post.line)
+    missing = set(drawn).difference(post.id for post in posts)
     if missing:
         first = [i for i in info["ids"] if i in missing][:3]
         raise InputError("%d of the %d drawn posts are not in it (%s%s): a share of part "

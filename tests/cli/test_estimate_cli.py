@@ -112,6 +112,23 @@ def test_marks_on_posts_not_drawn_are_refused(tmp_path, dump, capsys):
     assert not report.exists()
 
 
+def test_marks_on_another_text_than_the_drawn_one_are_refused(tmp_path, dump, capsys):
+    """The posts of the dump before scrubbing (or of another scrub) have the drawn ids but
+    not the drawn texts: marking them would measure another file."""
+    sample, meta = _draw(tmp_path, dump)
+    records = read_jsonl(sample)
+    records[5]["text"] = records[5]["text"].replace("[NAME]", "Maren")
+    marked = write_jsonl(tmp_path / "marked.jsonl", [dict(r, spans=[]) for r in records])
+    capsys.readouterr()
+    assert main(["estimate", "report", marked, "--draw-info", meta, "-o",
+                 str(tmp_path / "report.md")]) == 2
+    assert _error(capsys) == (
+        "mmbdeid: error: %s:6: post %r has another text than the one drawn (%s): mark the "
+        "sample that draw wrote, not the dump before scrubbing or another scrub of it"
+        % (marked, records[5]["id"], meta))
+    assert not (tmp_path / "report.md").exists()
+
+
 @pytest.mark.parametrize("line, message", [
     ('{"id": "p1", "text": "x", "spans": [}', ":3: malformed JSON"),
     ('{"id": "p1", "text": "x"}', ":3: missing field 'spans'"),

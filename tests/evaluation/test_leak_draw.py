@@ -111,6 +111,8 @@ def test_the_settings_file_names_the_dump_and_the_draw(tmp_path):
     assert meta["size"] == {"rule": "n", "requested": 30}
     assert [row["stratum"] for row in meta["by_stratum"]] == ["a", "b", "c"]
     assert sum(row["drawn"] for row in meta["by_stratum"]) == 30
+    assert meta["text_sha256"] == [hashlib.sha256(r["text"].encode()).hexdigest()[:16]
+                                   for r in sample]
 
 
 def test_more_posts_asked_than_the_dump_has_draws_them_all(tmp_path):
