@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..errors import InputError
 
-_STDIN_INPUTS = ("dump", "scrubbed", "original")     # the inputs that may be -
+_STDIN_INPUTS = ("dump", "scrubbed", "original", "marked")   # the inputs that may be -
 # posts inputs read more than once (train's --dev too; split's --dev is an output)
 _POSTS_INPUTS = _STDIN_INPUTS + ("gold", "corpus")
 

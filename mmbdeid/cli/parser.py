@@ -266,7 +266,7 @@ def _estimate_command(commands) -> None:
     report = steps.add_parser("report", help="the leak share of a marked sample, with its "
                               "95%% intervals, as Markdown and JSON")
     report.add_argument("marked", metavar="MARKED", help="the marked sample: annotated "
-                        "JSON Lines, a span on each name left")
+                        "JSON Lines, a span on each name left; - reads standard input")
     report.add_argument("--draw-info", metavar="SAMPLE.meta.json",
                         help="the settings file of the draw: the report names the dump and "
                              "the draw, and every drawn post must be marked")

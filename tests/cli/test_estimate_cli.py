@@ -91,6 +91,13 @@ def test_standard_input_is_drawn_from(tmp_path, dump):
     assert done.returncode == 0, done.stderr
     assert len(read_jsonl(sample)) == 10
     assert json.loads(meta.read_text())["scrubbed"]["records"] == 120
+    marked = _mark(sample, tmp_path / "marked.jsonl")
+    with open(marked, "rb") as handle:
+        done = subprocess.run([sys.executable, "-m", "mmbdeid", "estimate", "report", "-",
+                               "--draw-info", str(meta), "-o", "-"],
+                              stdin=handle, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "**0 of 10 posts leak (0.00%)" in done.stdout
 
 
 def _draw(tmp_path, dump, n="20"):
