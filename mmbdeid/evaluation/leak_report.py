@@ -4,7 +4,7 @@ and matched with the draw's settings, the leak share with its 95% intervals
 dict (written as JSON, and as Markdown by :mod:`.leak_report_text`).
 
 A post leaks when a person marked at least one span in it (of the ``labels`` counted, if
-given). The marks are reported by post id and label only, never their text, so the report
+given), other than a span over a placeholder the scrub wrote. The marks are reported by post id and label only, never their text, so the report
 holds no name and can be shared."""
 import datetime
 import json
@@ -13,6 +13,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from ..errors import InputError
 from ..files.corpora import file_sha256, read_annotated
+from ..text.placeholders import MASK, PLACEHOLDER
 from .leak_draw import DRAW_KIND, text_digest
 from .leak_estimate import (CONFIDENCE, clopper_pearson, more_posts_for_bound,
                             posts_for_bound, upper_bound, wilson)
@@ -25,6 +26,15 @@ class MarkedPost(NamedTuple):
     line: int
     labels: List[str]          # the labels of its marked spans, one per span
     text_sha256: str = ""      # its text's fingerprint (leak_draw.text_digest)
+    on_placeholders: int = 0   # spans over nothing but what the scrub wrote: no leak
+
+
+def is_scrubbed(text: str) -> bool:
+    """Whether a marked string is only what a scrub wrote (``[NAME]``, ``[U12]``,
+    ``[NAME:1a2b3c4d5e6f]``, ``*****``): a page that pre-marks placeholders, or a reader
+    who marks one, marks no leak."""
+    text = text.strip()
+    return bool(PLACEHOLDER.fullmatch(text) or MASK.fullmatch(text))
 
 
 def read_marked(source) -> List[MarkedPost]:
@@ -37,8 +47,10 @@ def read_marked(source) -> List[MarkedPost]:
             raise InputError("post %r is marked twice (also on line %d): one record a post"
                              % (record.id, lines[record.id]), str(source), record.line)
         lines[record.id] = record.line
-        posts.append(MarkedPost(record.id, record.line, [span.label for span in post.spans],
-                                text_digest(record.text)))
+        scrubbed = [is_scrubbed(record.text[span.start:span.end]) for span in post.spans]
+        posts.append(MarkedPost(record.id, record.line,
+                                [span.label for span, s in zip(post.spans, scrubbed) if not s],
+                                text_digest(record.text), sum(scrubbed)))
     return posts
 
 
@@ -104,13 +116,16 @@ def leak_report(marked, posts: Sequence[MarkedPost], info: Optional[dict],
         "mmbdeid_version": __version__,
         "data": _data(info),
         "sample": _sample(info, marked, n),
-        "leak": {"definition": "a post in which the marker left at least one span",
+        "leak": {"definition": "a post in which the marker left at least one span (a "
+                               "span over nothing but a placeholder or mask the scrub "
+                               "wrote is none)",
                  "labels": "any" if labels is None else list(labels)},
         "marks": {"leaking_posts": leaks, "leaking_ids": leaking,
                   "spans_by_label": dict(sorted(Counter(
                       label for marks in counted for label in marks).items())),
                   "posts_by_label": dict(sorted(Counter(
-                      label for marks in counted for label in set(marks)).items()))},
+                      label for marks in counted for label in set(marks)).items())),
+                  "spans_on_placeholders": sum(post.on_placeholders for post in posts)},
         "estimate": {"leaks": leaks, "posts": n, "share": leaks / n,
                      "confidence": CONFIDENCE,
                      "clopper_pearson": list(exact), "wilson": list(score),

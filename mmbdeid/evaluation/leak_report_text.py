@@ -109,6 +109,10 @@ def _marks_section(report: dict) -> List[str]:
         listed += ", ... (%d in all: the JSON report lists them)" % len(ids)
     lines = ["## Marks", "", "Leaking posts: %d%s" % (len(ids), ": " + listed if ids else "."),
              ""]
+    if marks["spans_on_placeholders"]:
+        lines += ["Not counted: %d marked spans over nothing but a placeholder or mask the "
+                  "scrub wrote (`[NAME]`, `[U12]`, `*****`)." % marks["spans_on_placeholders"],
+                  ""]
     if marks["spans_by_label"]:
         lines += ["| label | spans | posts |", "|---|---:|---:|"]
         lines += ["| %s | %d | %d |" % (label, count, marks["posts_by_label"][label])

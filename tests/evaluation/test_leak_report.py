@@ -37,11 +37,27 @@ def test_a_post_leaks_when_it_has_a_span_of_a_counted_label(tmp_path, labels, le
     path = _marked(tmp_path, MARKS)
     report = leak_report(path, read_marked(path), None, labels)
     assert report["marks"] == {"leaking_posts": len(leaking), "leaking_ids": leaking,
-                               "spans_by_label": spans, "posts_by_label": posts}
+                               "spans_by_label": spans, "posts_by_label": posts,
+                               "spans_on_placeholders": 0}
     estimate = report["estimate"]
     assert (estimate["leaks"], estimate["posts"]) == (len(leaking), 6)
     assert estimate["share"] == len(leaking) / 6
     assert report["data"] is None and "not known" in report["population"]
+
+
+@pytest.mark.parametrize("marked, leaks", [
+    ("[NAME]", False), (" [USER] ", False), ("[U12]", False), ("[NAME:1a2b3c4d5e6f]", False),
+    ("*****", False), ("Bo", True), ("[NAME] Bo", True), ("[Bo]", True),
+])
+def test_a_mark_over_a_placeholder_the_scrub_wrote_is_no_leak(tmp_path, marked, leaks):
+    text = "Thanks " + marked + " x"
+    path = write_jsonl(tmp_path / "marked.jsonl", [
+        {"id": "a", "text": text, "spans": [{"start": 7, "end": 7 + len(marked),
+                                             "label": "NAME"}]}])
+    report = leak_report(path, read_marked(path), None)
+    assert report["marks"]["leaking_posts"] == int(leaks)
+    assert report["marks"]["spans_on_placeholders"] == int(not leaks)
+    assert ("Not counted: 1 marked spans" in markdown(report)) == (not leaks)
 
 
 def test_the_report_holds_no_marked_text(tmp_path):
