@@ -4,8 +4,9 @@ and matched with the draw's settings, the leak share with its 95% intervals
 dict (written as JSON, and as Markdown by :mod:`.leak_report_text`).
 
 A post leaks when a person marked at least one span in it (of the ``labels`` counted, if
-given), other than a span over a placeholder the scrub wrote. The marks are reported by post id and label only, never their text, so the report
-holds no name and can be shared."""
+given), other than a span over a placeholder the scrub wrote. The marks are reported by
+post id and label only, never their text, so the report holds no name and can be
+shared."""
 import datetime
 import json
 from collections import Counter
