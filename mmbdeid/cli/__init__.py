@@ -1,10 +1,10 @@
 """The ``mmbdeid`` command: train, scrub, evaluate, sweep, crossval, split, stats, link,
-review, audit. The commands, options and exit statuses are a stable contract: scripts
+review, audit, estimate. The commands, options and exit statuses are a stable contract: scripts
 outside this repository call them.
 
 ``entry`` runs a command line (``main``), ``parser`` and ``help`` make the options and
 their help, ``types`` checks option values; the commands are in ``training``,
-``measuring`` and ``scrubbing``, over ``io`` (the files a command reads and writes) and
+``measuring``, ``scrubbing`` and ``estimating``, over ``io`` (the files a command reads and writes) and
 ``messages`` (what it says on stderr)."""
 from .entry import main, main_entry
 

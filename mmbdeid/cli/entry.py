@@ -7,6 +7,7 @@ from typing import List, Optional
 
 from ..errors import InputError, Stopped, note_stop, raise_if_stopped, stop_signal
 from .annotating import run_annotate
+from .estimating import run_estimate
 from .exits import EXIT_BAD_INPUT
 from .io import output_formats, stdin_spooled
 from .measuring import run_evaluate, run_sweep
@@ -20,7 +21,7 @@ COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
             "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats,
             "link": run_link, "review": run_review, "audit": run_audit, "split": run_split,
             "steps": run_steps, "convert": run_convert, "sample": run_sample,
-            "annotate": run_annotate}
+            "annotate": run_annotate, "estimate": run_estimate}
 
 
 def main(argv: Optional[List[str]] = None) -> int:

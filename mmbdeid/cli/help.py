@@ -17,6 +17,14 @@ DETECTING_OUTPUTS = {
               "post_ids), as " + TABLE_HELP,
 }
 
+_ESTIMATE_EXAMPLES = [
+    "mmbdeid estimate draw scrubbed.jsonl -o sample.jsonl --upper-bound 0.01 --seed 7",
+    "mmbdeid estimate draw scrubbed.jsonl -o sample.jsonl --margin 0.02 --expected 0.05 "
+    "--by thread",
+    "mmbdeid estimate report marked.jsonl --draw-info sample.meta.json -o report.md "
+    "--json report.json",
+]
+
 # Each command's description and examples, shown by 'mmbdeid COMMAND --help'.
 DESCRIPTIONS = {
     "train": ("Train a name tagger (a CRF) on hand-tagged posts or CoNLL files and save it "
@@ -112,13 +120,37 @@ DESCRIPTIONS = {
               "review to share.",
               ["mmbdeid stats dump.jsonl -o dump.stats",
                "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --stats dump.stats"]),
+    "estimate": ("Estimate the share of a scrubbed dump's posts that still name someone, "
+                 "with its 95% interval, for an ethics board: 'draw' writes a seeded random "
+                 "sample (stratified by board or thread) to mark, a person marks every "
+                 "name left ('mmbdeid annotate', or by hand: a span in each post's "
+                 "'spans'), and 'report' gives the leak share with its exact "
+                 "(Clopper-Pearson) and Wilson intervals and the one-sided upper bound, "
+                 "as Markdown and JSON.",
+                 _ESTIMATE_EXAMPLES),
+    "estimate draw": ("Draw a seeded random sample of a scrubbed dump's posts to mark: "
+                      "stratified by board or thread with proportional allocation (each "
+                      "post has the same chance), its size given (--n), from a target "
+                      "margin (--margin) or from a target upper bound (--upper-bound). "
+                      "The drawn posts keep all their fields; the settings, the dump's "
+                      "SHA-256 and the drawn ids go to SAMPLE.meta.json beside the "
+                      "sample.", _ESTIMATE_EXAMPLES[:2]),
+    "estimate report": ("The leak share of a marked sample (annotated JSON Lines: a post "
+                        "leaks when it has a span) with its 95% intervals "
+                        "(Clopper-Pearson, Wilson), the one-sided upper bound and the "
+                        "posts a target bound needs, as a Markdown report (and JSON) that "
+                        "names the dump, the draw and the marks by post id.",
+                        _ESTIMATE_EXAMPLES[2:]),
 }
 
 
-def describe(commands) -> None:
-    """Give every command its description and examples."""
+def describe(commands, prefix: str = "") -> None:
+    """Give every command (and subcommand) its description and examples."""
     for name, parser in commands.choices.items():
-        description, examples = DESCRIPTIONS[name]
+        description, examples = DESCRIPTIONS[prefix + name]
         parser.description = description
         parser.epilog = "examples:\n" + "\n".join("  " + e for e in examples)
         parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                describe(action, prefix + name + " ")

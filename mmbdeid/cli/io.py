@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..errors import InputError
 
-_STDIN_INPUTS = ("dump", "scrubbed", "original")     # the inputs that may be -
+_STDIN_INPUTS = ("dump", "scrubbed", "original", "marked")   # the inputs that may be -
 # posts inputs read more than once (train's --dev too; split's --dev is an output)
 _POSTS_INPUTS = _STDIN_INPUTS + ("gold", "corpus")
 
@@ -68,7 +68,13 @@ def output_formats(args) -> dict:
     """The format of each table or plot output of the command (a name for another format
     is refused)."""
     from ..files.outputs import command_output_formats
-    return command_output_formats(args.command, args)
+    return command_output_formats(command_name(args), args)
+
+
+def command_name(args) -> str:
+    """The command as typed: ``scrub``, or with its subcommand ``estimate draw``."""
+    subcommand = getattr(args, "subcommand", None)
+    return "%s %s" % (args.command, subcommand) if subcommand else args.command
 
 
 def posts_output_format(output: str, dump, requested: Optional[str] = None) -> str:

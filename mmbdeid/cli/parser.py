@@ -14,8 +14,8 @@ from ..output.review_page import DEFAULT_PAGE_POSTS
 from .annotating import label_list
 from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
 from .steps import kind_list, step_list
-from .types import (DEFAULT_TARGET_RECALL, number, positive, probability_threshold,
-                    target_recall)
+from .types import (DEFAULT_TARGET_RECALL, number, open_share, positive,
+                    probability_threshold, target_recall)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -233,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("steps", help="list the steps of the detector chain, in their order")
     _tagging_commands(commands)
+    _estimate_command(commands)
     describe(commands)
     return parser
 
@@ -284,6 +285,67 @@ def _tagging_commands(commands) -> None:
     _model_options(sample)
     _stats_options(sample)
     _run_options(sample)
+
+
+def _estimate_command(commands) -> None:
+    """``estimate draw`` (a random sample of a scrubbed dump to mark) and ``estimate
+    report`` (the leak share of the marked sample, with its interval)."""
+    from ..evaluation.leak_draw import STRATA
+    from ..evaluation.leak_report import DEFAULT_TARGET
+    estimate = commands.add_parser("estimate", help="the leak share of a scrubbed dump with "
+                                   "its 95%% interval: draw a sample, mark it, report")
+    steps = estimate.add_subparsers(dest="subcommand", metavar="STEP",
+                                    help="draw: the sample to mark; report: the estimate "
+                                         "from the marked sample")
+    steps.required = True
+    draw = steps.add_parser("draw", help="a seeded, stratified random sample of scrubbed "
+                            "posts to mark")
+    draw.add_argument("scrubbed", metavar="SCRUBBED", help="the scrubbed dump (any posts "
+                      "format); - reads standard input")
+    draw.add_argument("-o", "--output", required=True, metavar="SAMPLE.jsonl",
+                      help="the sample: the drawn posts with all their fields, in the "
+                           "dump's order, as JSON Lines (private)")
+    draw.add_argument("--meta", metavar="META.json",
+                      help="the draw's settings, the dump's fingerprint and the drawn ids "
+                           "(default: beside the sample, SAMPLE.meta.json)")
+    size = draw.add_mutually_exclusive_group(required=True)
+    size.add_argument("--n", type=positive("--n"), metavar="N", help="the sample size")
+    size.add_argument("--margin", type=open_share("--margin"), metavar="M",
+                      help="the size whose 95%% interval has half-width M (e.g. 0.05), at "
+                           "the share --expected")
+    size.add_argument("--upper-bound", type=open_share("--upper-bound"), metavar="U",
+                      help="the size for which no leak gives a one-sided 95%% upper bound "
+                           "below U (0.01: 299 posts)")
+    draw.add_argument("--expected", type=open_share("--expected"), metavar="P",
+                      help="with --margin: the leak share expected (default 0.5, the "
+                           "worst case)")
+    draw.add_argument("--by", choices=STRATA, default="board",
+                      help="strata, each drawn from in proportion to its size: board "
+                           "(default), thread, or none (a simple random sample)")
+    draw.add_argument("--seed", type=int, default=0,
+                      help="random seed: the same seed and dump give the same sample "
+                           "(default 0)")
+    _posts_options(draw)
+    report = steps.add_parser("report", help="the leak share of a marked sample, with its "
+                              "95%% intervals, as Markdown and JSON")
+    report.add_argument("marked", metavar="MARKED", help="the marked sample: annotated "
+                        "JSON Lines, a span on each name left; - reads standard input")
+    report.add_argument("--draw-info", metavar="SAMPLE.meta.json",
+                        help="the settings file of the draw: the report names the dump and "
+                             "the draw, and every drawn post must be marked")
+    report.add_argument("-o", "--output", required=True, metavar="REPORT.md",
+                        help="the report, as Markdown")
+    report.add_argument("--json", metavar="REPORT.json",
+                        help="also the report as JSON")
+    report.add_argument("--labels", type=kind_list, metavar="LABEL,...",
+                        help="only spans of these labels count as leaks (default: any "
+                             "span; e.g. NAME,USER)")
+    report.add_argument("--target", type=open_share("--target"),
+                        default=DEFAULT_TARGET, metavar="U",
+                        help="the upper bound aimed at: the report says how many more "
+                             "posts with no leak would bring the bound below it "
+                             "(default %(default)s)")
+    _posts_options(report, input_format=False)
 
 
 def _run_options(parser) -> None:

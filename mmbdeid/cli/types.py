@@ -37,6 +37,12 @@ def positive(option: str, low: int = 1, high: Optional[int] = None):
                    int, "a whole number")
 
 
+def open_share(option: str):
+    """An argparse type: a share strictly between 0 and 1, errors naming ``option``."""
+    return checked(functools.partial(checks.number, name=option, low=0.0, high=1.0,
+                                     low_open=True, high_open=True))
+
+
 probability_threshold = checked(functools.partial(checks.threshold, name="threshold"))
 DEFAULT_TARGET_RECALL = 0.9
 target_recall = checked(functools.partial(checks.number, name="target recall", low=0.0,

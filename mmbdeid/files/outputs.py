@@ -50,8 +50,10 @@ STATS = OutputKind("corpus statistics (an SQLite file)",
                    "stats", own=True)
 PERSON_MAP = OutputKind("a person map (a text file)", {".map": "map", ".txt": "map"}, "map",
                         own=True)
+JSON = OutputKind("JSON", {".json": "json"}, "json")
+MARKDOWN = OutputKind("Markdown", {".md": "markdown", ".markdown": "markdown"}, "markdown")
 
-KINDS = (TABLE, JSON_LINES, PAGE, PLOT, MODEL, STATS, PERSON_MAP)
+KINDS = (TABLE, JSON_LINES, PAGE, PLOT, MODEL, STATS, PERSON_MAP, JSON, MARKDOWN)
 # Every extension that names a format: an own-format file may not take one of another.
 # (compressions and archives too: a model named .bz2 would not be bzip2)
 NAMED_FORMATS = frozenset(e for kind in KINDS for e in kind.formats) | frozenset(
@@ -91,7 +93,8 @@ def output_format(path: str, kind: OutputKind, option: str) -> str:
 
 
 # Each command's outputs but posts (scrub -o and split's: formats.output_format): (the
-# option's dest, the option as typed, its kind).
+# option's dest, the option as typed, its kind); a command with subcommands (estimate)
+# by "command subcommand".
 COMMAND_OUTPUTS = {
     "train": [("output", "-o", MODEL), ("stats", "--stats", STATS)],
     "scrub": [("spans", "--spans", JSON_LINES), ("rejects", "--rejects", JSON_LINES),
@@ -104,6 +107,8 @@ COMMAND_OUTPUTS = {
     "crossval": [("output", "-o", TABLE), ("plot", "--plot", PLOT)],
     "stats": [("output", "-o", STATS)],
     "sample": [("stats", "--stats", STATS)],
+    "estimate draw": [("output", "-o", JSON_LINES), ("meta", "--meta", JSON)],
+    "estimate report": [("output", "-o", MARKDOWN), ("json", "--json", JSON)],
 }
 
 
