@@ -41,7 +41,7 @@ from ..people.personmap import PersonMap
 from ..people.resolver import Answer, DuplicateName, Resolver
 from ..people.scope import ScopeIndex
 from ..spans import Span, join, mention_groups, stitch
-from ..text.placeholders import PLACEHOLDER
+from ..text.placeholders import PLACEHOLDER, mark_surrogate
 from .hash_key import HashKey
 from .person_mentions import MentionFinder
 
@@ -227,33 +227,60 @@ class PseudonymOperator(PersonOperator):
 
 
 class SurrogateOperator(PersonOperator):
+    """``evidence``: what pass 2 read of each name (:class:`~mmbdeid.people.gender_cues.
+    GenderEvidence`: the gender the text gives a person, the names that follow ``Mr.``);
+    ``mark``: every surrogate in the text between ``⟦`` and ``⟧`` (``--mark-surrogates``),
+    so a reader can tell the changed words, and a later scrub keeps them."""
+
     name = "surrogate"
     seeded = True
 
     def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
                  allow: Sequence[str] = (), steps: Optional[Sequence[str]] = None,
-                 warn: Optional[Callable[[DuplicateName], None]] = None, seed: int = 0):
+                 warn: Optional[Callable[[DuplicateName], None]] = None, seed: int = 0,
+                 evidence=None, mark: bool = False):
         super().__init__(people, scopes, scope, allow, steps, warn)
         from .surrogates import SurrogateFactory
         self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
-        # Identities drawn in map order from each person's most used name: the values
-        # do not depend on which post comes first, and the fake name matches the
-        # real one's gender where that is known.
+        self.mark = mark
+        genders = evidence.genders(people) if evidence is not None else {}
+        surnames = evidence.surnames() if evidence is not None else frozenset()
+        # Identities drawn in map order, before any post is written, from what the whole
+        # dump says of each person (their names' forms, the gender the text gives them,
+        # else their most used name's): the values do not depend on which post comes
+        # first, and no two people share a fake name.
         for person in people:
+            forms = [people.form(person, key) for key in person.names]
+            self.surrogates.describe(person.id, forms, genders.get(person.id, ""), surnames)
             if person.names:
                 top = max(person.names, key=lambda key: (person.names[key], key))
                 self.surrogates.name(person.id, people.form(person, top))
+            elif person.usernames:          # a member never named: by their username
+                self.surrogates.username(person.id, person.usernames[0])
 
     def person_value(self, person_id: str, label: str, original: str) -> str:
-        if label in ("USER", "AUTHOR"):
+        if label == "AUTHOR":
             return self.surrogates.username(person_id, original)
-        return self.surrogates.name(person_id, original)
+        if label == "USER":
+            return self._marked(self.surrogates.username(person_id, original))
+        if not self.mark:
+            return self.surrogates.name(person_id, original)
+        before, fake, after = self.surrogates.name_parts(person_id, original)
+        return before + self._marked(fake) + after      # "Dr. ⟦Smith⟧": the title is kept
 
     def other_value(self, span: Span, original: str) -> str:
         kind = BY_LABEL.get(span.label)
         if kind is None or kind.surrogate is None:
             return placeholder(span.label)
-        return getattr(self.surrogates, kind.surrogate)(original)
+        return self._marked(getattr(self.surrogates, kind.surrogate)(original))
+
+    def _marked(self, value: str) -> str:
+        """``value`` between the surrogate marks if asked (spaces around it outside)."""
+        body = value.strip()
+        if not self.mark or not body:
+            return value
+        start = value.index(body)
+        return value[:start] + mark_surrogate(body) + value[start + len(body):]
 
 
 OPERATORS: Dict[str, Type[Operator]] = {
@@ -312,9 +339,12 @@ def member_name_forms(people: PersonMap) -> List[str]:
 
 
 def _real_strings(people: PersonMap) -> List[str]:
-    """Every real name and username of the map: a surrogate must never be one of them."""
+    """Every real name and username of the map, and every word of two or more letters of
+    a name (``stan`` of ``stan kowalski``): a surrogate must never be one of them."""
     strings = []
     for person in people:
         strings += person.usernames
         strings += list(person.names)
+        strings += [word for key in person.names if " " in key
+                    for word in key.split() if len(word) >= 2]
     return strings
