@@ -15,9 +15,10 @@ Cues of one mention (:func:`mention_cues`):
   person the pronoun may refer to) and only when all of them agree (``weak``).
 
 :class:`GenderEvidence` collects the cues over every mention of a dump (pass 2) by name
-key; :meth:`GenderEvidence.gender_of` gives a person's gender from all their names: the
-strong cues when they agree, else the weak ones when they agree, else ``""`` (the name
-list decides). A name that two people of the map share tells nothing (whose cue is it?).
+key (the first ``MAX_READ`` mentions of each); :meth:`GenderEvidence.gender_of` gives a
+person's gender from all their names: the strong cues when they agree, else the weak ones
+when they agree, else ``""`` (the name list decides). A name that two people of the map
+share tells nothing (whose cue is it?).
 It also notes the one-word names that mostly follow a title that goes with a surname
 (:meth:`GenderEvidence.surnames`: ``Mr. Adebayo``), so that ``Adebayo`` alone gets the
 surrogate's surname too.
@@ -27,7 +28,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter, defaultdict
-from typing import Dict, FrozenSet, Iterable, Optional, Sequence
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from ..spans import Span
 from .mentions import Mention, mentions_of
@@ -37,62 +38,90 @@ from .personmap import PersonMap, name_key
 # ``nurse`` or ``sir`` a first name is usual.
 SURNAME_TITLES = frozenset("mr mrs ms miss missus mister mx dr doc prof professor madam madame "
                            "rev reverend capt captain sgt sergeant det officer judge".split())
-_SURNAME_TITLE_BEFORE = re.compile(r"\b(?:%s)\.?\s+$" % "|".join(sorted(SURNAME_TITLES)),
-                                   re.IGNORECASE)
-_TITLE_BEFORE = re.compile(
-    r"\b(?:(?P<male>mr|mister|sir)|(?P<female>mrs|ms|miss|missus|madam|madame|lady))"
-    r"\.?\s+$", re.IGNORECASE)
-_FEMALE_KIN = ("sister|sis|mom|mommy|mum|mummy|mother|mama|wife|wifey|daughter|aunt|auntie|"
-               "aunty|niece|grandma|granny|gran|grandmother|nana|girlfriend|gf|stepmom|"
-               "stepmother|stepdaughter|fiancee|dw|dd|sil|mil|granddaughter|bride")
-_MALE_KIN = ("brother|bro|dad|daddy|father|papa|husband|hubby|hubs|son|uncle|nephew|grandpa|"
-             "grandfather|granddad|grandad|boyfriend|bf|stepdad|stepfather|stepson|fiance|"
-             "dh|ds|bil|fil|grandson|groom")
-_POSSESSIVE = r"(?:my|our|your|his|her|their)"
-_KIN_BEFORE = re.compile(
-    r"\b%s\s+(?:(?:little|big|older|younger|baby|twin|late|dear|eldest|oldest|youngest|"
-    r"step|ex|new)[\s-]+)?(?:(?P<female>%s)|(?P<male>%s))\s*,?\s*$"
-    % (_POSSESSIVE, _FEMALE_KIN, _MALE_KIN), re.IGNORECASE)
-_KIN_AFTER = re.compile(
-    r"\s*,\s*%s\s+(?:\w+\s+)?(?:(?P<female>%s)|(?P<male>%s))\b"
-    % (_POSSESSIVE, _FEMALE_KIN, _MALE_KIN), re.IGNORECASE)
-_PRONOUN = re.compile(r"\b(?:(?P<male>he|him|his|himself)|(?P<female>she|her|hers|herself))\b",
-                      re.IGNORECASE)
+_TITLES = {"mr": "male", "mister": "male", "sir": "male", "mrs": "female", "ms": "female",
+           "miss": "female", "missus": "female", "madam": "female", "madame": "female",
+           "lady": "female"}
+_KIN = dict.fromkeys(
+    "sister sis mom mommy mum mummy mother mama wife wifey daughter aunt auntie aunty niece "
+    "grandma granny gran grandmother nana girlfriend gf stepmom stepmother stepdaughter "
+    "fiancee dw dd sil mil granddaughter bride".split(), "female")
+_KIN.update(dict.fromkeys(
+    "brother bro dad daddy father papa husband hubby hubs son uncle nephew grandpa "
+    "grandfather granddad grandad boyfriend bf stepdad stepfather stepson fiance dh ds bil "
+    "fil grandson groom".split(), "male"))
+_POSSESSIVES = frozenset("my our your his her their".split())
+_KIN_ADJECTIVES = frozenset("little big older younger baby twin late dear eldest oldest "
+                            "youngest step ex new".split())
+_PRONOUNS = dict.fromkeys("he him his himself".split(), "male")
+_PRONOUNS.update(dict.fromkeys("she her hers herself".split(), "female"))
 # What stops the pronoun window: another person the pronoun may stand for.
-_OTHER_PERSON = re.compile(r"\b(?:%s|%s|man|woman|guy|girl|boy|lady|doctor|doc|nurse)\b"
-                           % (_FEMALE_KIN, _MALE_KIN), re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)|\n")
+_OTHER_PERSON = frozenset(_KIN) | frozenset("man woman guy girl boy lady doctor doc nurse".split())
+_KIN_AFTER = re.compile(r"\s*,\s*(\w+)\s+(?:(\w+)\s+)?(\w+)\b")
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+_WORD = re.compile(r"[^\W\d_]+")
 BEFORE_CHARS = 40           # a title or kinship phrase is this close before a name
 AFTER_CHARS = 300           # the pronoun window reads at most this far
+MAX_READ = 200              # mentions of one name read for cues (the main process's time)
 
 
-def _gender(match) -> str:
-    return "" if match is None else ("male" if match.group("male") else "female")
+def words_before(text: str, start: int) -> List[str]:
+    """The (at most three) words right before ``start``, lower case, without the dot of a
+    title or a comma (``my sister, Summer``); none unless white space ends them."""
+    before = text[max(0, start - BEFORE_CHARS):start]
+    if not before[-1:].isspace():
+        return []
+    return [word.lower().rstrip(".,") for word in before.split()[-3:]]
 
 
-def _pronoun_window(text: str, end: int, stop: int) -> str:
-    """The text after a mention, to the end of the next sentence, before ``stop``."""
+def _kinship(words: Sequence[str]) -> str:
+    """``my sister``, ``her little brother``: the gender of the kinship word ending
+    ``words``, after a possessive, or ``""``."""
+    if not words or words[-1] not in _KIN:
+        return ""
+    if len(words) >= 2 and words[-2] in _POSSESSIVES:
+        return _KIN[words[-1]]
+    if len(words) >= 3 and words[-2] in _KIN_ADJECTIVES and words[-3] in _POSSESSIVES:
+        return _KIN[words[-1]]
+    return ""
+
+
+def _apposition(text: str, end: int) -> str:
+    """``Casey, my son,``: the gender of a kinship word in an apposition after a name."""
+    match = _KIN_AFTER.match(text, end, min(len(text), end + BEFORE_CHARS))
+    if match is None:
+        return ""
+    words = [w.lower() for w in match.groups() if w]
+    return _kinship(words)
+
+
+def _pronouns(text: str, end: int, stop: int) -> str:
+    """The gender all the pronouns after a mention agree on (the rest of its sentence and
+    the next one, up to another person or ``stop``), or ``""``."""
     window = text[end:min(stop, end + AFTER_CHARS)]
     ends = list(itertools.islice(_SENTENCE_END.finditer(window), 2))
     if len(ends) == 2:
         window = window[:ends[1].start()]
-    other = _OTHER_PERSON.search(window)
-    return window[:other.start()] if other else window
+    said = set()
+    for word in _WORD.findall(window.lower()):
+        if word in _OTHER_PERSON:
+            break
+        if word in _PRONOUNS:
+            said.add(_PRONOUNS[word])
+    return said.pop() if len(said) == 1 else ""
 
 
 def mention_cues(text: str, start: int, end: int, stop: Optional[int] = None) -> Dict[str, str]:
     """``{"strong": gender, "weak": gender}`` of the mention at ``start:end`` (a key left
     out where the text says nothing); ``stop``: where the next mention of the post begins."""
     cues: Dict[str, str] = {}
-    before = text[max(0, start - BEFORE_CHARS):start]
-    strong = _gender(_TITLE_BEFORE.search(before)) or _gender(_KIN_BEFORE.search(before)) \
-        or _gender(_KIN_AFTER.match(text, end, min(len(text), end + BEFORE_CHARS)))
+    before = words_before(text, start)
+    strong = (_TITLES.get(before[-1], "") if before else "") or _kinship(before) \
+        or _apposition(text, end)
     if strong:
         cues["strong"] = strong
-    window = _pronoun_window(text, end, len(text) if stop is None else stop)
-    said = {_gender(match) for match in _PRONOUN.finditer(window)}
-    if len(said) == 1:
-        cues["weak"] = said.pop()
+    weak = _pronouns(text, end, len(text) if stop is None else stop)
+    if weak:
+        cues["weak"] = weak
     return cues
 
 
@@ -114,12 +143,14 @@ class GenderEvidence:
         names = [m for m in mentions if m.label == "NAME"]
         for number, mention in enumerate(names):
             stop = names[number + 1].start if number + 1 < len(names) else len(text)
-            cues = mention_cues(text, mention.start, mention.end, stop)
             key = name_key(mention.text)
             self._mentions[key] += 1
-            if _SURNAME_TITLE_BEFORE.search(text, max(0, mention.start - BEFORE_CHARS),
-                                            mention.start):
+            before = words_before(text, mention.start)
+            if before and before[-1] in SURNAME_TITLES:
                 self._titled[key] += 1
+            if self._mentions[key] > MAX_READ:
+                continue        # a frequent name: its first mentions said what they say
+            cues = mention_cues(text, mention.start, mention.end, stop)
             if cues:
                 for strength, gender in cues.items():
                     self._cues[key][strength][gender] += 1

@@ -110,3 +110,17 @@ def test_a_name_after_a_title_is_a_surname(texts, surname):
     for text in texts:
         evidence.observe(text, [], mentions(text, "Adebayo"))
     assert ("adebayo" in evidence.surnames()) is surname
+
+
+def test_a_frequent_name_is_read_for_cues_a_bounded_number_of_times(monkeypatch):
+    import mmbdeid.people.gender_cues as gender_cues
+    calls = []
+    real = gender_cues.mention_cues
+    monkeypatch.setattr(gender_cues, "mention_cues",
+                        lambda *args: calls.append(1) or real(*args))
+    evidence = GenderEvidence()
+    text = "my son Jamie said he was fine."
+    for _ in range(gender_cues.MAX_READ * 3):
+        evidence.observe(text, [], mentions(text, "Jamie"))
+    assert len(calls) == gender_cues.MAX_READ
+    assert evidence.genders(person_map(("P1", ["jamie"]))) == {"P1": "male"}
