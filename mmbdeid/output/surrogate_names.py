@@ -192,10 +192,9 @@ def _render_full(identity: Identity, body: str) -> str:
     pieces = []
     for number, token in enumerate(tokens):
         lead, core, tail = _EDGE.match(token.group()).groups()
-        if number == first_at:
-            value = case_like(core, identity.first)
-        elif number == last_at:
-            value = case_like(core, identity.last)
+        if number in (first_at, last_at):
+            fake = identity.first if number == first_at else identity.last
+            value = case_like(core, fake[0].upper() if len(core) == 1 else fake)  # "J. Smith"
         elif (number > last_at and not surname_first) or core.lower() in NAME_SUFFIXES:
             value = core                            # "Jr."
         elif len(core) == 1:

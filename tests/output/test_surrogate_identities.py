@@ -93,6 +93,8 @@ KOWALSKI = ["Stan Kowalski", "KOWALSKI, STAN", "Kowalski, Stanislaw J.", "Stan",
     ("Mr. Kowalski", "Mr. {L}"),
     ("Stan J. Kowalski Jr.", "{F} {M}. {L} Jr."),
     ("SK", "{F0}{L0}"),
+    ("S. Kowalski", "{F0}. {L}"),                 # an initial stays an initial
+    ("Kowalski, S.", "{L}, {F0}."),
 ])
 def test_every_form_of_a_person_comes_from_one_identity(original, expected):
     factory = SurrogateFactory(seed=3)
