@@ -243,8 +243,12 @@ class SurrogateOperator(PersonOperator):
         from .surrogates import SurrogateFactory
         self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
         self.mark = mark
+        self._evidence = evidence
         genders = evidence.genders(people) if evidence is not None else {}
         surnames = evidence.surnames() if evidence is not None else frozenset()
+        self._surnames = surnames
+        self._map_names = {key for person in people for key in person.names}
+        self._described = {person.id for person in people}
         # Identities drawn in map order, before any post is written, from what the whole
         # dump says of each person (their names' forms, the gender the text gives them,
         # else their most used name's): the values do not depend on which post comes
@@ -259,6 +263,8 @@ class SurrogateOperator(PersonOperator):
                 self.surrogates.username(person.id, person.usernames[0])
 
     def person_value(self, person_id: str, label: str, original: str) -> str:
+        if person_id not in self._described:
+            self._describe_new(person_id)
         if label == "AUTHOR":
             return self.surrogates.username(person_id, original)
         if label == "USER":
@@ -267,6 +273,17 @@ class SurrogateOperator(PersonOperator):
             return self.surrogates.name(person_id, original)
         before, fake, after = self.surrogates.name_parts(person_id, original)
         return before + self._marked(fake) + after      # "Dr. ⟦Smith⟧": the title is kept
+
+    def _describe_new(self, person_id: str) -> None:
+        """A person pass 3 met first (a name no one of the map had): described from their
+        names so far, with the gender the text gave those names if no one else has them."""
+        self._described.add(person_id)
+        person = self.people[person_id] if person_id in self.people else None
+        keys = [key for key in person.names] if person is not None else []
+        gender = (self._evidence.gender_of(k for k in keys if k not in self._map_names)
+                  if self._evidence is not None else "")
+        self.surrogates.describe(person_id, [self.people.form(person, k) for k in keys],
+                                 gender, self._surnames)
 
     def other_value(self, span: Span, original: str) -> str:
         kind = BY_LABEL.get(span.label)

@@ -150,3 +150,31 @@ def test_a_surrogate_keeps_its_title_outside_the_marks():
     value = operator.person_value("P1", "NAME", "Dr. Osei ")
     assert re.fullmatch(r"Dr\. \u27e6[A-Z][\w'-]+\u27e7 ", value)
     assert operator.person_value("P1", "AUTHOR", "osei_k").isidentifier()   # a field: bare
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_person_met_first_in_pass_3_keeps_the_gender_the_text_gives(seed):
+    # Jamie is on no line of the map: the resolver makes a new person while writing,
+    # and the text's "my son" still outranks the name list's "female"
+    from mmbdeid.output.operators import SurrogateOperator
+    from mmbdeid.people.gender_cues import GenderEvidence
+    from mmbdeid.people.mentions import Mention
+    from mmbdeid.people.personmap import Person, PersonMap
+    from mmbdeid.people.scope import ScopeIndex
+    from mmbdeid.spans import Span
+    people = PersonMap()
+    member = Person("U1", ["kaygirl"])
+    member.names["kay"] += 1
+    people.add(member)
+    text = "my son Jamie said he was fine."
+    start = text.index("Jamie")
+    mention = Mention(start, start + 5, "Jamie", "NAME", "",
+                      (Span("NAME", start, start + 5, 0.9, "crf"),))
+    evidence = GenderEvidence()
+    evidence.observe(text, [], [mention])
+    operator = SurrogateOperator(people, ScopeIndex(), evidence=evidence, seed=seed)
+    record, replaced = operator.write({"id": "1", "text": text, "author": "kaygirl",
+                                       "board": "b", "thread": "t"}, list(mention.parts),
+                                      [mention])
+    assert replaced[0].person not in ("", "U1")
+    assert name_gender(record["text"].split()[2]) == "male"
