@@ -24,7 +24,8 @@ def test_a_marked_surrogate_reads_as_a_name():
 
 @pytest.mark.parametrize("mode", ["placeholder", "mask"])
 def test_the_python_api_keeps_marked_surrogates(mode):
-    text = "Thanks \u27e6Michael Orr\u27e7 and Linda, ask \u27e6lmoss42\u27e7. Dr. \u27e6Smith\u27e7 agreed."
+    text = ("Thanks \u27e6Michael Orr\u27e7 and Linda, ask \u27e6lmoss42\u27e7. "
+            "Dr. \u27e6Smith\u27e7 agreed.")
     scrubbed = mmbdeid.scrub(text, mode=mode)
     for marked in ("\u27e6Michael Orr\u27e7", "\u27e6lmoss42\u27e7", "Dr. \u27e6Smith\u27e7"):
         assert marked in scrubbed
