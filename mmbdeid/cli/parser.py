@@ -91,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "instead of linking names afresh")
     scrub.add_argument("--seed", type=int, default=0,
                        help="surrogate mode: seed of the fake values (default 0)")
+    scrub.add_argument("--mark-surrogates", action="store_true",
+                       help="surrogate mode: write every fake value in the text between "
+                            "\u27e6 and \u27e7 (\u27e6Michael\u27e7), so a reader can tell "
+                            "the changed words; a later scrub keeps them")
     _person_options(scrub)
 
     link = _detecting_command(commands, "link", "MAP", "write the person map (who is "

@@ -27,6 +27,8 @@ def run_scrub(args) -> int:
     from ..output.operators import OPERATORS
     if args.map and not OPERATORS[args.mode].needs_people:
         raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    if args.mark_surrogates and args.mode != "surrogate":
+        raise InputError("--mark-surrogates needs --mode surrogate")
     hash_key = None
     if OPERATORS[args.mode].keyed:
         from ..output.hash_key import find_key
@@ -40,7 +42,7 @@ def run_scrub(args) -> int:
                              args.output, posts_source(args, args.dump), args.output_format),
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
                          person_map=args.map, scope=args.scope, seed=args.seed,
-                         hash_key=hash_key)
+                         mark_surrogates=args.mark_surrogates, hash_key=hash_key)
     from ..files.post_writer import check_post_output
     check_post_output(config.output, config.output_format, config.dump,
                       OPERATORS[args.mode].rewritten_fields())   # before pass 1

@@ -71,6 +71,7 @@ class RunConfig:
     mode: str = "placeholder"               # an output operator (mmbdeid.output.operators)
     scope: str = "board"                    # where two people sharing a name conflict
     seed: int = 0                           # of the surrogates
+    mark_surrogates: bool = False           # surrogates in the text between ⟦ and ⟧
     person_map: Optional[str] = None        # an edited map, instead of linking afresh
     max_post_chars: Optional[int] = MAX_POST_CHARS   # longer posts are bad records
 

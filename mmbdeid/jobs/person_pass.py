@@ -21,7 +21,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 from ..files.atomic import optional_output
 from ..kinds import PERSON_LABELS
-from ..output.operators import OPERATORS
+from ..output.operators import OPERATORS, SurrogateOperator
 from ..spans import Span, join
 from ..text.document import Document
 from .chunks import chunked, mention_counts
@@ -91,17 +91,23 @@ def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
                  reread, post_output, spans_line) -> None:
     """Pass 2's posts (``detected``) linked, then pass 3 over ``reread()`` (the dump
     again) writing ``post_output``; ``spans_line`` makes a line of the spans file."""
+    from ..people.gender_cues import GenderEvidence
     from ..people.linker import Linker
     from ..people.personmap import PersonMap
     from .consistency import Evidence, FoundSpans
 
     linker = Linker(config.scope)
+    # surrogates: what the text says of each person (Mr., my sister, he) is read in pass 2
+    surrogates = issubclass(OPERATORS[config.mode], SurrogateOperator)
+    genders = GenderEvidence() if surrogates else None
     evidence = Evidence(config.detection) if config.detection.runs("consistency") else None
     with FoundSpans() as found:
         for post in detected:
             linker.observe(post.fields, post.spans, post.mentions)
             if evidence is not None:
                 evidence.observe(post.fields, post.spans)
+            if genders is not None:
+                genders.observe(post.fields["text"], post.spans, post.mentions)
             found.add(post.fields, post.spans)
         if config.person_map:
             people = PersonMap.read(config.person_map)
@@ -109,6 +115,8 @@ def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
         else:
             people = linked(linker, config, summary)
         seed = {"seed": config.seed} if OPERATORS[config.mode].seeded else {}
+        if surrogates:
+            seed.update(evidence=genders, mark=config.mark_surrogates)
         operator = OPERATORS[config.mode](people, linker.scopes, config.scope,
                                           allow=config.detection.allow,
                                           steps=config.detection.steps, warn=summary.warn,

@@ -42,7 +42,7 @@ from ..people.resolver import Answer, DuplicateName, Resolver
 from ..people.scope import ScopeIndex
 from ..spans import Span, join, mention_groups
 from ..text.markup import stitch_keeping_markup, without_markup
-from ..text.placeholders import PLACEHOLDER
+from ..text.placeholders import PLACEHOLDER, mark_surrogate
 from .hash_key import HashKey
 from .person_mentions import MentionFinder
 
@@ -239,33 +239,77 @@ class PseudonymOperator(PersonOperator):
 
 
 class SurrogateOperator(PersonOperator):
+    """``evidence``: what pass 2 read of each name (:class:`~mmbdeid.people.gender_cues.
+    GenderEvidence`: the gender the text gives a person, the names that follow ``Mr.``);
+    ``mark``: every surrogate in the text between ``⟦`` and ``⟧`` (``--mark-surrogates``),
+    so a reader can tell the changed words, and a later scrub keeps them."""
+
     name = "surrogate"
     seeded = True
 
     def __init__(self, people: PersonMap, scopes: ScopeIndex, scope: str = "board",
                  allow: Sequence[str] = (), steps: Optional[Sequence[str]] = None,
-                 warn: Optional[Callable[[DuplicateName], None]] = None, seed: int = 0):
+                 warn: Optional[Callable[[DuplicateName], None]] = None, seed: int = 0,
+                 evidence=None, mark: bool = False):
         super().__init__(people, scopes, scope, allow, steps, warn)
         from .surrogates import SurrogateFactory
         self.surrogates = SurrogateFactory(seed=seed, reserved=_real_strings(people))
-        # Identities drawn in map order from each person's most used name: the values
-        # do not depend on which post comes first, and the fake name matches the
-        # real one's gender where that is known.
+        self.mark = mark
+        self._evidence = evidence
+        genders = evidence.genders(people) if evidence is not None else {}
+        surnames = evidence.surnames() if evidence is not None else frozenset()
+        self._surnames = surnames
+        self._map_names = {key for person in people for key in person.names}
+        self._described = {person.id for person in people}
+        # Identities drawn in map order, before any post is written, from what the whole
+        # dump says of each person (their names' forms, the gender the text gives them,
+        # else their most used name's): the values do not depend on which post comes
+        # first, and no two people share a fake name.
         for person in people:
+            forms = [people.form(person, key) for key in person.names]
+            self.surrogates.describe(person.id, forms, genders.get(person.id, ""), surnames)
             if person.names:
                 top = max(person.names, key=lambda key: (person.names[key], key))
                 self.surrogates.name(person.id, people.form(person, top))
+            elif person.usernames:          # a member never named: by their username
+                self.surrogates.username(person.id, person.usernames[0])
 
     def person_value(self, person_id: str, label: str, original: str) -> str:
-        if label in ("USER", "AUTHOR"):
+        if person_id not in self._described:
+            self._describe_new(person_id)
+        if label == "AUTHOR":
             return self.surrogates.username(person_id, original)
-        return self.surrogates.name(person_id, original)
+        if label == "USER":
+            return self._marked(self.surrogates.username(person_id, original))
+        if not self.mark:
+            return self.surrogates.name(person_id, original)
+        before, fake, after = self.surrogates.name_parts(person_id, original)
+        return before + self._marked(fake) + after      # "Dr. ⟦Smith⟧": the title is kept
+
+    def _describe_new(self, person_id: str) -> None:
+        """A person pass 3 met first (a name no one of the map had): described from their
+        names so far, with the gender the text gave those names if no one else has them."""
+        self._described.add(person_id)
+        person = self.people[person_id] if person_id in self.people else None
+        keys = [key for key in person.names] if person is not None else []
+        gender = (self._evidence.gender_of(k for k in keys if k not in self._map_names)
+                  if self._evidence is not None else "")
+        self.surrogates.describe(person_id, [self.people.form(person, k) for k in keys],
+                                 gender, self._surnames)
 
     def other_value(self, span: Span, original: str) -> str:
         kind = BY_LABEL.get(span.label)
         if kind is None or kind.surrogate is None:
             return placeholder(span.label)
-        return getattr(self.surrogates, kind.surrogate)(original)
+        return self._marked(getattr(self.surrogates, kind.surrogate)(original))
+
+    def _marked(self, value: str) -> str:
+        """``value`` between the surrogate marks if asked (spaces around it outside)."""
+        body = value.strip()
+        if not self.mark or not body:
+            return value
+        start = value.index(body)
+        return value[:start] + mark_surrogate(body) + value[start + len(body):]
 
 
 OPERATORS: Dict[str, Type[Operator]] = {
@@ -324,9 +368,12 @@ def member_name_forms(people: PersonMap) -> List[str]:
 
 
 def _real_strings(people: PersonMap) -> List[str]:
-    """Every real name and username of the map: a surrogate must never be one of them."""
+    """Every real name and username of the map, and every word of two or more letters of
+    a name (``stan`` of ``stan kowalski``): a surrogate must never be one of them."""
     strings = []
     for person in people:
         strings += person.usernames
         strings += list(person.names)
+        strings += [word for key in person.names if " " in key
+                    for word in key.split() if len(word) >= 2]
     return strings

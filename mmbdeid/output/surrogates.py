@@ -6,25 +6,22 @@ each mention shaped like its original (``arthur``/``ARTHUR``, ``A.T.``, ``A r t 
 ``Trapp``, ``KayGirl96``), and if no surrogate is a real name or username of the dump
 (``reserved``) that a reader could take for a real poster.
 
-Shapes of a name mention (``SurrogateFactory.name``):
-
-- a leading honorific (``Dr.``, ``aunt``; lexicon ``honorifics``) is kept as written;
-- initials, 1-3 letters with dots/hyphens/spaces (``MJ``, ``R.G.``, ``-RG-``, ``m.j.``) ->
-  initials of the fake first (middle) last name in the same punctuation pattern; an
-  undotted all-caps known name (``BOB``, ``AL``) is a name, not initials;
-- single letters spaced out (``R o b e r t``) -> the fake name spaced the same way;
-- two or more words -> fake ``First Last``;
-- one word -> the fake first name, or the fake last name if the word looks like a surname
-  (in ``last_names`` and not in ``first_names``);
-- case: all lower -> lower, all upper -> upper, otherwise Faker's own capitalisation.
+Each person's fake identity (first name, middle initial, surname) is drawn once; every
+mention is that identity written in the original's shape (:mod:`mmbdeid.output.
+surrogate_names`: ``KOWALSKI, STAN`` -> ``SMITH, WILLIAM`` as ``Stan Kowalski`` -> ``William
+Smith``). No two people share a fake first name or surname, nor does one's first name equal
+another's surname, as long as the lists hold enough names (about 5,800 first names and
+50,000 surnames; beyond, a first name may be shared, a full name never).
 
 Reproducibility: every draw reseeds a Faker instance from ``sha256(seed, kind, key)``, never
 from Python's salted ``hash()``, so values are identical across runs and processes. They
 depend on the seed, the key, ``reserved``, the locale and Faker's word lists, and, when two
 keys would collide, on the order of first requests.
 
-Gender: a person's gender is read from the first name of the original of the first request
-for that person, or from a first name in it if that is a username (``levo_lisa``), with
+Gender: what the text says of the person (:meth:`SurrogateFactory.describe`, from
+:mod:`mmbdeid.people.gender_cues`: ``Mr.``, ``my sister``, ``he``) outranks the name list.
+Otherwise it is read from the first name of the original of the first request for that
+person, or from a first name in it if that is a username (``levo_lisa``), with
 :func:`mmbdeid.people.gender.name_gender` (the ``first_names_gender`` list: ``Marge``
 female, ``Christopher`` male). A female or male name gets a fake first name of the same
 gender, drawn from Faker's female or male names that the list does not read as the other
@@ -39,24 +36,24 @@ import itertools
 import random
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Callable, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from faker import Faker
 
-from ..lexicon.wordlists import load_wordlist
 from ..people.gender import GENDERS, fits, name_gender, username_gender_name
 from .identifier_surrogates import IdentifierSurrogates
+from .surrogate_names import Identity, PersonNames, name_lexicon, name_shape, render_name
 
 MAX_DRAWS = 2000                 # redraws on collision before giving up
 FAKER_DRAWS = 50                 # draws from Faker's common names before the long lexicon
-SOFT_DRAWS = MAX_DRAWS // 2      # after this many, reserved initials are tolerated
+SCAN_AFTER = 400                 # random draws of a person's names before a scan of the lists
+SOFT_DRAWS = SCAN_AFTER // 2     # after this many, reserved initials are tolerated
 USERNAME_SEPARATORS = "_.-"
 
 # Username stems, like Faker's user_name formats: (pattern, weight); f/l = first/last name,
 # fi/li = their initials. Every pattern has two parts so a separator can always be kept.
 _STEM_PATTERNS = ((("f", "l"), 4), (("fi", "l"), 3), (("l", "f"), 2), (("f", "li"), 1))
 
-_INITIALS_RE = re.compile(r"[.\-\s]*(?:[^\W\d_][.\-\s]*){1,3}")
 _URL_RE = re.compile(r"(?P<scheme>[a-z][a-z0-9+.\-]*://)?(?P<www>www\d*\.)?"
                      r"(?P<host>[^/?#]*)(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 _WORD_RE = re.compile(r"[^\W\d_]+")
@@ -70,18 +67,6 @@ def _stable_seed(seed: int, kind: str, key: str) -> int:
 def _words(text: str) -> list[str]:
     """Lower-case letter runs of ``text`` (``mary.smith42`` -> mary, smith)."""
     return [w.lower() for w in _WORD_RE.findall(text)]
-
-
-def _case_like(template: str, value: str) -> str:
-    """``value`` in the capitalisation of ``template``'s letters."""
-    letters = [c for c in template if c.isalpha()]
-    if not letters:
-        return value
-    if all(c.islower() for c in letters):
-        return value.lower()
-    if len(letters) > 1 and all(c.isupper() for c in letters):
-        return value.upper()
-    return value  # title or mixed: Faker's own capitalisation ("McDonald" stays)
 
 
 class _NamePool:
@@ -102,6 +87,16 @@ class _NamePool:
             return rng.choices(self.names, cum_weights=self.cum_weights)[0]
         return rng.choice(self.extra)
 
+    def rotated(self, rng: random.Random) -> Iterable[str]:
+        """Every name once, from a seeded place in the lists."""
+        names = self.names + self.extra
+        start = rng.randrange(len(names))
+        return itertools.chain(names[start:], names[:start])
+
+    def free(self, rng: random.Random, ok: Callable[[str], bool]) -> Optional[str]:
+        """The first name ``ok`` accepts, from a seeded place in the lists; None if none."""
+        return next((name for name in self.rotated(rng) if ok(name)), None)
+
 
 def _person_provider(faker: Faker):
     for provider in faker.factories[0].get_providers():
@@ -118,60 +113,6 @@ def _weighted(names: Union[Mapping[str, float], Sequence[str]], excluded: frozen
     return {name: float(weight) for name, weight in weights.items()
             if name.isalpha() and len(name) > 1 and name.lower() not in excluded
             and keep(name)}
-
-
-@functools.lru_cache(maxsize=1)
-def _name_lexicon() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    return (load_wordlist("first_names"), load_wordlist("last_names"),
-            load_wordlist("honorifics"))
-
-
-def _looks_like_surname(word: str) -> bool:
-    first_names, last_names, _ = _name_lexicon()
-    return word in last_names and word not in first_names
-
-
-@dataclass(frozen=True)
-class _NameShape:
-    prefix: str                 # kept verbatim: leading space and honorifics ("Dr. ")
-    kind: str                   # initials, spaced, full, first or last
-    body: str                   # the original without prefix and trailing space
-    suffix: str                 # trailing space
-    hint: Optional[str] = None  # lower-case first name read from the original, if any
-
-
-def _name_shape(original: str) -> _NameShape:
-    first_names, last_names, honorifics = _name_lexicon()
-    stripped = original.rstrip()
-    suffix = original[len(stripped):]
-    tokens = list(re.finditer(r"\S+", stripped))
-    if not tokens:
-        return _NameShape(original, "first", "", "")
-    # Keep leading honorifics as written, as long as a name word remains.
-    start = 0
-    while (start < len(tokens) - 1
-           and tokens[start].group().lower().rstrip(".") in honorifics):
-        start += 1
-    prefix, body = stripped[:tokens[start].start()], stripped[tokens[start].start():]
-    words = [t.group() for t in tokens[start:]]
-    letters = "".join(c for c in body if c.isalpha())
-
-    if _INITIALS_RE.fullmatch(body):
-        dotted = any(c in ".-" for c in body)
-        # "BOB" and "AL" are shouted names; "MJ", "M J" and "m.j." are initials.
-        known_word = body.isalpha() and len(letters) > 1 and (
-            letters.lower() in first_names or letters.lower() in last_names)
-        if dotted or (letters.isupper() and not known_word):
-            return _NameShape(prefix, "initials", body, suffix)
-    if len(words) > 1 and all(len(w) == 1 and w.isalpha() for w in words):
-        joined = letters.lower()
-        kind = "last" if _looks_like_surname(joined) else "first"
-        return _NameShape(prefix, "spaced", body, suffix, None if kind == "last" else joined)
-    if len(words) > 1:
-        return _NameShape(prefix, "full", body, suffix, words[0].lower())
-    if _looks_like_surname(body.lower()):
-        return _NameShape(prefix, "last", body, suffix)
-    return _NameShape(prefix, "first", body, suffix, body.lower())
 
 
 @dataclass(frozen=True)
@@ -231,14 +172,6 @@ def _draw_digits(rng: random.Random, count: int, leading_zero: bool) -> str:
     return "".join(digits)
 
 
-@dataclass
-class _Identity:
-    first: str
-    last: str
-    middle_initial: str
-    username_parts: Optional[tuple[str, str]] = None  # drawn on the first username() call
-
-
 class SurrogateFactory(IdentifierSurrogates):
     """Stable, realistic, unique fake names, usernames, e-mails, URLs and phone numbers
     (and the opt-in kinds' values: :mod:`mmbdeid.output.identifier_surrogates`).
@@ -253,7 +186,7 @@ class SurrogateFactory(IdentifierSurrogates):
         self.reserved = frozenset(s.lower() for s in reserved)
         self._faker = Faker(locale)
         provider = _person_provider(self._faker)
-        lexicon_first, lexicon_last, _ = _name_lexicon()
+        lexicon_first, lexicon_last, _ = name_lexicon()
         extra_first = _weighted([n.capitalize() for n in lexicon_first], self.reserved)
         extra_last = _weighted([n.capitalize() for n in lexicon_last], self.reserved)
         self._any_first = _NamePool(_weighted(provider.first_names, self.reserved), extra_first)
@@ -269,10 +202,13 @@ class SurrogateFactory(IdentifierSurrogates):
             if weighted or extra:
                 self._gendered[gender] = _NamePool(weighted, extra)
 
-        self._identities: dict[str, _Identity] = {}
+        self._identities: dict[str, Identity] = {}
+        self._known: dict[str, PersonNames] = {}
+        self._genders: dict[str, str] = {}
         self._taken_full_names: set[str] = set()
+        self._taken_words: set[str] = set()      # every first name and surname given
         self._taken_username_stems: set[str] = set()
-        self._names: dict[tuple[str, str], str] = {}
+        self._names: dict[tuple[str, str], tuple[str, str, str]] = {}
         self._usernames: dict[tuple[str, str], str] = {}
         self._emails: dict[str, str] = {}
         self._urls: dict[str, str] = {}
@@ -292,64 +228,87 @@ class SurrogateFactory(IdentifierSurrogates):
 
     # -- names --------------------------------------------------------------------------
 
-    def _identity(self, person: str, original: str = "", hint: Optional[str] = None) -> _Identity:
+    def describe(self, person: str, forms: Iterable[str] = (), gender: str = "",
+                 surnames: Iterable[str] = ()) -> None:
+        """What is known of ``person`` before their identity is drawn: the forms of their
+        names (which word of them is a first name, which a surname:
+        :class:`~mmbdeid.output.surrogate_names.PersonNames`) and the gender the text
+        gives them (``female``, ``male``; outranks the name list), if any; ``surnames``:
+        one-word names of the dump known to be surnames (``Adebayo`` of ``Mr. Adebayo``)."""
+        self._known[person] = PersonNames.of(forms, surnames)
+        if gender in GENDERS:
+            self._genders[person] = gender
+
+    def _identity(self, person: str, original: str = "", hint: Optional[str] = None) -> Identity:
         identity = self._identities.get(person)
         if identity is None:
             identity = self._draw_identity(person, original, hint)
             self._identities[person] = identity
         return identity
 
-    def _draw_identity(self, person: str, original: str, hint: Optional[str]) -> _Identity:
-        first_pool = self._gendered.get(name_gender(hint or ""), self._any_first)
+    def _draw_identity(self, person: str, original: str, hint: Optional[str]) -> Identity:
+        gender = self._genders.get(person) or name_gender(hint or "")
+        first_pool = self._gendered.get(gender, self._any_first)
         avoid = set(_words(original))  # never hand back the original name itself
+
+        def fresh(name: str) -> bool:
+            # one person's first name is nobody else's first name or surname
+            return name.lower() not in self._taken_words and name.lower() not in avoid
+
         rng = self._rng("person", person)
-        for attempt in range(MAX_DRAWS):
+        for attempt in range(SCAN_AFTER):
             first, last = first_pool.draw(rng, attempt), self._last.draw(rng, attempt)
             middle_initial = self._any_first.draw(rng)[0]
-            full = f"{first} {last}".lower()
-            if (full in self._taken_full_names or full in self.reserved
-                    or first.lower() in avoid or last.lower() in avoid):
+            if not (fresh(first) and fresh(last)) or first.lower() == last.lower():
                 continue
             # Initials ("MJ") of a real poster are reserved too, but there are only 26**2
             # of them: prefer clean ones, then tolerate a clash rather than fail.
             initials = {(first[0] + last[0]).lower(), (first[0] + middle_initial + last[0]).lower()}
             if attempt < SOFT_DRAWS and initials & self.reserved:
                 continue
-            self._taken_full_names.add(full)
-            return _Identity(first, last, middle_initial)
-        raise RuntimeError(f"no unique fake name left for person {person!r}")
+            return self._take(first, last, middle_initial)
+        # Crowded pools: the first free names from a seeded place in each list, a name
+        # of the person's gender first, then any name that does not read otherwise.
+        middle_initial = self._any_first.draw(rng)[0]
+        last = self._last.free(rng, fresh)
+        first = (first_pool.free(rng, lambda n: fresh(n) and n.lower() != (last or "").lower())
+                 or self._any_first.free(rng, lambda n: fresh(n) and fits(n, gender)
+                                         and n.lower() != (last or "").lower()))
+        # More people than names: a first name or surname is shared, a full name never.
+        lasts = (iter([last]) if last is not None else
+                 (n for n in self._last.rotated(rng) if n.lower() not in avoid))
+        if first is None:
+            for last in lasts:
+                first = first_pool.free(rng, lambda n, last=last: n.lower() not in avoid and
+                                        f"{n} {last}".lower() not in self._taken_full_names)
+                if first is not None:
+                    break
+        elif last is None:
+            last = next(lasts, None)
+        if first is None or last is None:
+            raise RuntimeError(f"no unique fake name left for person {person!r}")
+        return self._take(first, last, middle_initial)
+
+    def _take(self, first: str, last: str, middle_initial: str) -> Identity:
+        self._taken_full_names.add(f"{first} {last}".lower())
+        self._taken_words.update((first.lower(), last.lower()))
+        return Identity(first, last, middle_initial)
 
     def name(self, person: str, original: str) -> str:
-        """The person's fake name, shaped like ``original`` (see module doc)."""
+        """The person's fake name, shaped like ``original``
+        (:func:`~mmbdeid.output.surrogate_names.name_shape`)."""
+        return "".join(self.name_parts(person, original))
+
+    def name_parts(self, person: str, original: str) -> Tuple[str, str, str]:
+        """:meth:`name` as (what is kept before it: spaces, a title; the fake name; the
+        spaces after it)."""
         cached = self._names.get((person, original))
         if cached is None:
-            shape = _name_shape(original)
+            shape = name_shape(original, self._known.get(person, PersonNames()))
             identity = self._identity(person, original, shape.hint)
-            cached = shape.prefix + self._render_name(identity, shape) + shape.suffix
+            cached = (shape.prefix, render_name(identity, shape), shape.suffix)
             self._names[(person, original)] = cached
         return cached
-
-    @staticmethod
-    def _render_name(identity: _Identity, shape: _NameShape) -> str:
-        body = shape.body
-        if not body:
-            return ""  # a blank mention names no one
-        if shape.kind == "initials":
-            letter_count = sum(c.isalpha() for c in body)
-            initials = {1: identity.first[0],
-                        2: identity.first[0] + identity.last[0],
-                        3: identity.first[0] + identity.middle_initial + identity.last[0]}
-            fake = iter(initials[letter_count])
-            return "".join(_case_like(c, next(fake).upper()) if c.isalpha() else c
-                           for c in body)
-        if shape.kind == "spaced":
-            separator = re.search(r"\s+", body).group()
-            word = identity.first if shape.hint is not None else identity.last
-            return separator.join(_case_like(body, word))
-        if shape.kind == "full":
-            return _case_like(body, f"{identity.first} {identity.last}")
-        word = identity.last if shape.kind == "last" else identity.first
-        return _case_like(body, word)
 
     # -- usernames ----------------------------------------------------------------------
 
@@ -369,7 +328,7 @@ class SurrogateFactory(IdentifierSurrogates):
         pieces = {"f": first, "l": last, "fi": first[0], "li": last[0]}
         return pieces[pattern[0]], pieces[pattern[1]]
 
-    def _draw_username_parts(self, person: str, identity: _Identity) -> tuple[str, str]:
+    def _draw_username_parts(self, person: str, identity: Identity) -> tuple[str, str]:
         rng = self._rng("username", person)
         # The person's own fake names first, so "Linda Moss" posts as lmoss or linda_moss.
         for attempt in range(MAX_DRAWS):

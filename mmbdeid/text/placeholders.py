@@ -1,6 +1,6 @@
 """What an earlier scrub wrote in place of an identifier: placeholders (``[NAME]``,
 ``[EMAIL]``), hashed placeholders (``[NAME:1a2b3c4d5e6f]``), pseudonyms (``[U12]``,
-``[P3]``) and masks (``*****``).
+``[P3]``), masks (``*****``) and marked surrogates (``⟦Michael⟧``).
 
 Scrubbing scrubbed text must change nothing. A placeholder is never a name nor part of
 one, and the words around it are judged as if the identifier were still there: the model
@@ -36,6 +36,15 @@ PLACEHOLDER = re.compile(
 # rating, ``***`` for a rule) are read so too, which can only make the model warier of the
 # words beside them; a lone ``*`` (a bullet) is not a mask.
 MASK = re.compile(r"(?<![\w*])\*{2,}(?![\w*])")
+# A surrogate marked by ``--mark-surrogates`` (``⟦Michael⟧``, ``⟦lmoss42⟧``): a fake value
+# already, kept like a placeholder and read as a name.
+SURROGATE_MARKS = ("\u27e6", "\u27e7")
+MARKED_SURROGATE = re.compile("\u27e6[^\u27e6\u27e7\n]{1,200}\u27e7")
+
+
+def mark_surrogate(value: str) -> str:
+    """``value`` between the surrogate marks: ``⟦Michael⟧``."""
+    return SURROGATE_MARKS[0] + value + SURROGATE_MARKS[1]
 
 
 class StandIn(NamedTuple):
@@ -46,6 +55,8 @@ class StandIn(NamedTuple):
 def stand_in(placeholder: str) -> StandIn:
     """What the model reads for ``placeholder`` (as :data:`PLACEHOLDER` or :data:`MASK`
     matched it)."""
+    if placeholder.startswith(SURROGATE_MARKS[0]):
+        return StandIn(NAME_STAND_IN, None)
     label = placeholder[1:-1].split(":")[0]        # [NAME:1a2b3c4d5e6f]: NAME
     # a pattern kind, or another kind that is no person (``[ADDRESS]``, ``[DATE]``): its
     # placeholder, marked as an identifier of its kind (as [EMAIL] reads)
@@ -59,4 +70,6 @@ def find_placeholders(text: str) -> List[Tuple[int, int]]:
     found = [match.span() for match in PLACEHOLDER.finditer(text)] if "[" in text else []
     if "**" in text:
         found = sorted(found + [match.span() for match in MASK.finditer(text)])
+    if SURROGATE_MARKS[0] in text:
+        found = sorted(found + [match.span() for match in MARKED_SURROGATE.finditer(text)])
     return found

@@ -318,7 +318,7 @@ def test_the_surrogate_mode_has_a_maker_for_every_kind():
     from mmbdeid.kinds import NON_PERSON_LABELS
     from mmbdeid.output.operators import SurrogateOperator
     from mmbdeid.spans import Span
-    operator = SimpleNamespace(surrogates=SurrogateFactory(seed=2))
+    operator = SimpleNamespace(surrogates=SurrogateFactory(seed=2), _marked=str)
     originals = {"EMAIL": "kay@example.org", "URL": "www.example.org", "PHONE": "555-0100",
                  "ADDRESS": "42 Birchwood Lane", "POSTCODE": "99201", "ID": "00423817",
                  "IP": "192.168.4.20", "DATE": "March 3, 2021", "PLACE": "Spokane",
