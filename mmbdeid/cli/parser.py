@@ -119,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="person map: each author's names are searched in their posts")
     audit.add_argument("--allow", metavar="FILE",
                        help="the scrub's allow list: terms kept on purpose are not leaks")
+    audit.add_argument("--spans", metavar="SPANS.jsonl",
+                       help="the scrub's spans file (with --original): every removed "
+                            "span's text is searched in its post")
+    audit.add_argument("--model", metavar="MODEL",
+                       help="the model whose near-misses in the output are listed "
+                            "(default: the bundled model)")
     audit.add_argument("--unsearched", metavar="FILE",
                        help="also write the parts of usernames and names not searched "
                             "(ordinary words), one a line (private: they are parts of "

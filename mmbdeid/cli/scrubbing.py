@@ -88,30 +88,41 @@ def run_stats(args) -> int:
 
 
 def run_audit(args) -> int:
-    from ..audit import audit_file, format_leak, names_from_person_map, write_unsearched
+    from ..audit import format_leak, names_from_person_map, unposted_names, write_unsearched
+    from ..audit.near_misses import format_near_miss
+    from ..audit.report import audit_dump, summary_line
     from ..files.termlists import load_terms
 
     scrubbed = posts_source(args, args.scrubbed)
     original = posts_source(args, args.original) if args.original else None
-    with locked_outputs([args.unsearched], [scrubbed, original, args.map, args.allow]):
-        names_by_user = None
+    if args.spans and original is None:
+        raise InputError("--spans needs --original (the spans are offsets into its text)")
+    with locked_outputs([args.unsearched], [scrubbed, original, args.map, args.allow,
+                                            args.spans, args.model]):
+        names_by_user = names_everywhere = None
         if args.map:
             from ..people.personmap import PersonMap
-            names_by_user = names_from_person_map(PersonMap.read(args.map))
+            people = PersonMap.read(args.map)
+            names_by_user = names_from_person_map(people)
+            names_everywhere = unposted_names(people)
         allow = load_terms(args.allow) if args.allow else ()
-        leaks, auditor = audit_file(scrubbed, original, names_by_user, allow)
+        report = audit_dump(scrubbed, original, names_by_user, allow, names_everywhere,
+                            args.spans, load_model(args.model))
         if args.unsearched:
-            write_unsearched(auditor.unchecked, args.unsearched)
+            write_unsearched(report.auditor.unchecked, args.unsearched)
     if not args.quiet:
-        for leak in leaks:
+        for leak in report.leaks:
             print(format_leak(leak))
-        if auditor.unchecked:
+        for near in report.near or ():
+            print(format_near_miss(near))
+        unchecked = report.auditor.unchecked
+        if unchecked:
             # the words are parts of usernames and names: stderr holds no names
             say("%d parts of usernames and names not searched (ordinary words): %s" % (
-                len(auditor.unchecked), "listed in " + args.unsearched if args.unsearched
+                len(unchecked), "listed in " + args.unsearched if args.unsearched
                 else "--unsearched FILE lists them"))
-        say("%d leak%s found" % (len(leaks), "" if len(leaks) == 1 else "s"))
-    return EXIT_LEAK if leaks else EXIT_OK
+        say(summary_line(report))
+    return EXIT_LEAK if report.leaks else EXIT_OK
 
 
 def _run_config(args, mode: str = "placeholder", hash_key=None, **options):

@@ -45,7 +45,9 @@ class ConllDocument(NamedTuple):
 
 # --- annotated posts --------------------------------------------------------------------
 
-def _parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
+def parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
+    """The spans of a record (a list of objects with start, end, label; CSV: its JSON
+    text), checked against ``text``: bad ones are an ``InputError`` at ``path``:``line``."""
     if isinstance(value, str):           # CSV keeps the span list as a JSON string
         try:
             check_depth(value)
@@ -94,7 +96,7 @@ def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPo
     for record in read_posts(path, fmt):
         if "spans" not in record.fields:
             raise InputError("missing field 'spans'", str(path), record.line)
-        spans = _parse_spans(record.fields["spans"], record.text, str(path), record.line)
+        spans = parse_spans(record.fields["spans"], record.text, str(path), record.line)
         yield AnnotatedPost(record, spans)
 
 
