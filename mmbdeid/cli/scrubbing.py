@@ -22,17 +22,13 @@ def run_scrub(args) -> int:
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
     from ..output.operators import OPERATORS
-    if args.map and not OPERATORS[args.mode].needs_people:
-        raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    _check_map(args)
     hash_key = None
     if OPERATORS[args.mode].keyed:
         from ..output.hash_key import find_key
         hash_key = find_key(args.hash_key_file)     # before any work; never shown
     elif args.hash_key_file:
         raise InputError("--hash-key-file needs --mode hash")
-    if args.map:
-        from ..people.personmap import PersonMap
-        PersonMap.read(args.map)                    # a bad map fails before any work
     config = _run_config(args, output_format=posts_output_format(
                              args.output, posts_source(args, args.dump), args.output_format),
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
@@ -42,6 +38,16 @@ def run_scrub(args) -> int:
         summary = scrub_dump(config, engine)
     report(args, summary)
     return EXIT_OK
+
+
+def _check_map(args) -> None:
+    """--map goes with a person mode; a bad map fails before any work."""
+    from ..output.operators import OPERATORS
+    if args.map and not OPERATORS[args.mode].needs_people:
+        raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    if args.map:
+        from ..people.personmap import PersonMap
+        PersonMap.read(args.map)
 
 
 def run_link(args) -> int:
@@ -57,11 +63,13 @@ def run_link(args) -> int:
 
 
 def run_review(args) -> int:
-    from ..jobs.passes import ReviewPage, review_dump
+    from ..jobs.review_pass import ReviewPage, review_dump
 
     if args.html_posts is not None and not args.html:
         raise InputError("--html-posts needs --html")
-    config = _run_config(args, output_format=args.output_formats["output"])
+    _check_map(args)
+    config = _run_config(args, output_format=args.output_formats["output"], mode=args.mode,
+                         person_map=args.map, scope=args.scope)
     page = None
     if args.html:
         # the page states the threshold the run used
