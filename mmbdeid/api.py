@@ -13,6 +13,7 @@ scrubs like a post inside a large dump. For dumps that do not fit in memory use 
 line, which streams.
 """
 import math
+import numbers
 import os
 import threading
 from collections import OrderedDict
@@ -34,6 +35,8 @@ from .text.document import Document
 
 # Post fields that carry evidence besides the text (thread, author and board statistics).
 CONTEXT_FIELDS = ("board", "thread", "author")
+# One of them as a call gives it: text, or a number as a dump may hold (101 is "101").
+Field = Union[str, int, float, None]
 
 
 class Scrubber:
@@ -109,8 +112,8 @@ class Scrubber:
         return self._tagger
 
     # -- texts ---------------------------------------------------------------------------
-    def analyze(self, text: str, author: Optional[str] = None, thread: Optional[str] = None,
-                board: Optional[str] = None) -> List[Span]:
+    def analyze(self, text: str, author: Field = None, thread: Field = None,
+                board: Field = None) -> List[Span]:
         """The identifiers in ``text`` as ``Span(label, start, end, score, source)``, one
         per mention (``Mary Jane`` is one span, with its likelier token's probability), in
         text order. ``author``, ``thread``, ``board``: the post's fields (see
@@ -118,8 +121,8 @@ class Scrubber:
         return self.analyze_many([dict(_context(author, thread, board),
                                        text=checks.text(text))])[0]
 
-    def scrub(self, text: str, author: Optional[str] = None, thread: Optional[str] = None,
-              board: Optional[str] = None) -> str:
+    def scrub(self, text: str, author: Field = None, thread: Field = None,
+              board: Field = None) -> str:
         """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...), or
         as the scrubber's ``mode`` says.
         ``author``, ``thread``, ``board``: the post's fields (see :func:`mmbdeid.scrub`)."""
@@ -281,7 +284,8 @@ def _document(post: dict) -> Document:
 
 
 def _as_field(value: Any) -> Any:
-    """Context fields as strings (a DataFrame's thread ids may be numbers or NaN)."""
+    """Context fields as strings, as the command line reads them (``str``: a DataFrame's
+    thread ids may be numbers), NaN as missing."""
     if value is None or (isinstance(value, float) and value != value):
         return ""
     return value if isinstance(value, str) else str(value)
@@ -345,19 +349,20 @@ def _options_key(options: dict) -> Optional[tuple]:
     return tuple(key)
 
 
-def scrub(text: str, author: Optional[str] = None, thread: Optional[str] = None,
-          board: Optional[str] = None, **options: Any) -> str:
+def scrub(text: str, author: Field = None, thread: Field = None,
+          board: Field = None, **options: Any) -> str:
     """``text`` with names, usernames, e-mails, URLs and phones (and the other ``kinds``
     chosen) replaced by placeholders.
     ``author``, ``thread``, ``board``: the post's fields, evidence as in a dump (the
     author's username is removed from the text, and the author and board statistics are
-    those of a post of theirs). ``options``: those of :class:`Scrubber` (``model``,
+    those of a post of theirs); strings, or numbers read as a dump's (``author=101`` is
+    the member ``"101"``). ``options``: those of :class:`Scrubber` (``model``,
     ``threshold``, ``allow``, ``kinds``, ...)."""
     return _scrubber(options).scrub(text, **_context(author, thread, board))
 
 
-def analyze(text: str, author: Optional[str] = None, thread: Optional[str] = None,
-            board: Optional[str] = None, **options: Any) -> List[Span]:
+def analyze(text: str, author: Field = None, thread: Field = None,
+            board: Field = None, **options: Any) -> List[Span]:
     """The identifiers in ``text``: ``Span(label, start, end, score, source)``, one per
     mention, in text order. ``author``, ``thread``, ``board``: as for :func:`scrub`;
     ``options``: those of :class:`Scrubber`."""
@@ -365,11 +370,16 @@ def analyze(text: str, author: Optional[str] = None, thread: Optional[str] = Non
 
 
 def _context(author: Any, thread: Any, board: Any) -> dict:
-    """The post fields given (None: not given), checked to be strings."""
+    """The post fields given (None: not given), each a string or a number, as text: a
+    number as a dump's (``101`` is the member ``"101"``), NaN as not given."""
     given = {}
     for name, value in (("author", author), ("thread", thread), ("board", board)):
-        if value is not None:
-            given[name] = checks.string(value, name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (str, numbers.Real)):
+            raise TypeError("%s must be a string or a number, not %s"
+                            % (name, checks.kind_of(value)))
+        given[name] = _as_field(value)
     return given
 
 

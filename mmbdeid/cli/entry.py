@@ -12,12 +12,13 @@ from .measuring import run_evaluate, run_sweep
 from .parser import build_parser
 from .scrubbing import run_audit, run_link, run_review, run_scrub, run_stats
 from .steps import run_steps
+from .tagging import run_convert, run_sample
 from .training import run_crossval, run_split, run_train
 
 COMMANDS = {"train": run_train, "scrub": run_scrub, "evaluate": run_evaluate,
             "sweep": run_sweep, "crossval": run_crossval, "stats": run_stats,
             "link": run_link, "review": run_review, "audit": run_audit, "split": run_split,
-            "steps": run_steps}
+            "steps": run_steps, "convert": run_convert, "sample": run_sample}
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -56,9 +56,12 @@ DESCRIPTIONS = {
                "--spans scrubbed.spans.jsonl"]),
     "evaluate": ("Per-token name metrics of a model on hand-tagged gold data at one "
                  "threshold: precision, recall, F1, specificity and the posts that still "
-                 "hold a name. CoNLL files are scored as the text a person would have typed.",
+                 "hold a name. CoNLL files are scored as the text a person would have typed. "
+                 "With --people, persons instead: the ids a person-mode scrub gives against "
+                 "the gold 'person' of each span.",
                  ["mmbdeid evaluate dev.jsonl --model board.mmbdeid --errors errors.csv",
-                  "mmbdeid evaluate emerging.dev.conll --threshold 0.02"]),
+                  "mmbdeid evaluate emerging.dev.conll --threshold 0.02",
+                  "mmbdeid evaluate people.annotated.jsonl --people --json identity.json"]),
     "sweep": ("The metrics of 'evaluate' at every threshold from 0.5 down to 0.005, to "
               "choose the operating point.",
               ["mmbdeid sweep dev.jsonl --model board.mmbdeid -o curve.csv --plot curve.png"]),
@@ -71,6 +74,23 @@ DESCRIPTIONS = {
               "on threads it has not seen. Posts without a thread are split one by one.",
               ["mmbdeid split tagged.jsonl -o train.jsonl --dev dev.jsonl --dev-share 0.2 "
                "--seed 1"]),
+    "convert": ("Convert hand-tagged posts between annotated JSON Lines (what train, "
+                "evaluate, sweep and split read), a Label Studio JSON export, a doccano "
+                "JSONL export and CoNLL. Every field of a post goes with it (Label Studio: "
+                "in 'data'; doccano: beside 'text'); offsets are converted (Label Studio: "
+                "UTF-16 code units; doccano and mmbdeid: code points). PERSON and PER "
+                "become NAME unless --label-map says otherwise. CoNLL is written with "
+                "mmbdeid's tokenizer and BIO tags.",
+                ["mmbdeid convert tagged.jsonl -o tasks.json",
+                 "mmbdeid convert export.json -o tagged.jsonl --label-map labels.json",
+                 "mmbdeid convert doccano.jsonl --from doccano -o tagged.conll"]),
+    "sample": ("Choose posts of a dump to hand-tag: those the model is least sure about "
+               "(tokens near the threshold, capitalised words no step decided), a "
+               "random sample (to measure without bias), or a sample stratified by board "
+               "and spread over threads. The chosen posts keep every field and the "
+               "dump's order; the same seed gives the same sample.",
+               ["mmbdeid sample dump.jsonl -n 300 --by uncertainty -o to_tag.jsonl",
+                "mmbdeid sample dump.jsonl -n 300 --by random --seed 7 -o measure.jsonl"]),
     "steps": ("List the steps of the detector chain in the order they run: each step's "
               "name (for --steps and --no-step), its stage (model, filter, rule), what its "
               "spans do (remove, keep, raise), the kinds it finds (a step of kinds not "

@@ -9,23 +9,41 @@ from typing import Optional
 from ..errors import InputError
 
 _STDIN_INPUTS = ("dump", "scrubbed", "original")     # the inputs that may be -
+# posts inputs read more than once (train's --dev too; split's --dev is an output)
+_POSTS_INPUTS = _STDIN_INPUTS + ("gold", "corpus")
 
 
 @contextlib.contextmanager
 def stdin_spooled(args):
     """An input given as ``-`` is standard input, copied first to a private temporary file
-    (a dump is read more than once), removed afterwards, also on an error."""
-    from ..files.postfile import PostFile
-    from ..files.stdio import STDIN_NAME, STDIO, spooled_stdin
+    (a dump is read more than once), removed afterwards, also on an error; so is a posts
+    input path that can be read only once (a FIFO, ``<(zcat dump.gz)``)."""
+    from ..files.stdio import STDIO, is_read_once
     given = [name for name in _STDIN_INPUTS if getattr(args, name, None) == STDIO]
-    if not given:
-        yield
-        return
     if len(given) > 1:
         raise InputError("only one input can be standard input (-)")
-    with spooled_stdin() as path:
-        setattr(args, given[0], PostFile(path, name=STDIN_NAME))
+    names = _POSTS_INPUTS + (("dev",) if args.command == "train" else ())
+    with contextlib.ExitStack() as spools:
+        for name in names:
+            value = getattr(args, name, None)
+            paths = value if isinstance(value, list) else [value]
+            spooled = [spools.enter_context(_spooled_input(path))
+                       if path and (path == STDIO and name in given or is_read_once(path))
+                       else path for path in paths]
+            if spooled != paths:
+                setattr(args, name, spooled if isinstance(value, list) else spooled[0])
         yield
+
+
+@contextlib.contextmanager
+def _spooled_input(path: str):
+    """The spooled copy of the input ``path`` (``-``: standard input), as a ``PostFile``
+    that messages name as the user did and that knows where it came from."""
+    from ..files.postfile import PostFile
+    from ..files.stdio import STDIN_NAME, STDIO, spooled_file, spooled_stdin
+    with (spooled_stdin() if path == STDIO else spooled_file(path)) as spool:
+        yield PostFile(spool.path, name=STDIN_NAME if path == STDIO else path,
+                       origin=spool.origin)
 
 
 def posts_source(args, path, sniff: bool = True):

@@ -10,6 +10,10 @@ from .steps import chosen_steps
 
 
 def run_evaluate(args) -> int:
+    from .identity import check_people_options, run_evaluate_people
+    check_people_options(args)
+    if args.people:
+        return run_evaluate_people(args)
     with locked_outputs([args.errors], [args.gold, args.model], args.stats):
         return _evaluate(args)
 
@@ -103,6 +107,6 @@ def _sweep(args) -> int:
     if args.output:
         write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
-        plot_curve(rows, args.plot, title=os.path.basename(args.gold), mark=tagger.threshold,
+        plot_curve(rows, args.plot, title=os.path.basename(str(args.gold)), mark=tagger.threshold,
                    fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK

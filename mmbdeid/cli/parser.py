@@ -12,7 +12,8 @@ from ..output.operators import OPERATORS
 from ..output.review_page import DEFAULT_PAGE_POSTS
 from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
 from .steps import kind_list, step_list
-from .types import number, positive, probability_threshold, target_recall
+from .types import (DEFAULT_TARGET_RECALL, number, positive, probability_threshold,
+                    target_recall)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,9 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="corpus statistics file: read if it exists, else built and saved")
     train.add_argument("--dev", metavar="FILE",
                        help="annotated or CoNLL development set for choosing the threshold")
-    train.add_argument("--target-recall", type=target_recall, default=0.9, metavar="R",
+    train.add_argument("--target-recall", type=target_recall, metavar="R",
                        help="with --dev: the highest threshold whose dev recall reaches R "
-                            "(default 0.9)")
+                            "(default %g)" % DEFAULT_TARGET_RECALL)
     train.add_argument("--force", action="store_true",
                        help="with --dev: accept a threshold below %g when the target "
                             "recall needs one (otherwise an error, and no model written)"
@@ -157,6 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
                           help="what is measured: 'model', the model with its threshold "
                                "and filters (default), or 'scrub', everything scrub "
                                "removes (the rule steps too)")
+    evaluate.add_argument("--people", action="store_true",
+                          help="score persons instead of tokens: scrub GOLD in a person "
+                               "mode and compare each mention's person id with the gold "
+                               "'person' of its span (and each post's author): pairwise "
+                               "link precision and recall, wrong merges and splits")
+    evaluate.add_argument("--mode", choices=("pseudonym", "surrogate"),
+                          help="with --people: the person mode scrubbed in (default "
+                               "pseudonym)")
+    evaluate.add_argument("--scope", choices=SCOPES,
+                          help="with --people: as for scrub (default board)")
+    evaluate.add_argument("--json", metavar="FILE",
+                          help="with --people: also write every figure, merge and split "
+                               "as JSON (private: it holds names)")
     _quiet_option(evaluate)
 
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
@@ -217,8 +231,58 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(stats)
 
     commands.add_parser("steps", help="list the steps of the detector chain, in their order")
+    _tagging_commands(commands)
     describe(commands)
     return parser
+
+
+def _tagging_commands(commands) -> None:
+    from ..evaluation.choosing import SAMPLING_RULES
+    from ..files.conversion import CONVERT_FORMATS
+    from ..files.interchange import CODEPOINTS, UTF16
+    convert = commands.add_parser("convert", help="convert hand-tagged posts between "
+                                  "annotated JSONL, Label Studio, doccano and CoNLL")
+    convert.add_argument("corpus", metavar="IN", help="annotated posts (JSONL, CSV, TSV, "
+                         "Parquet), a Label Studio JSON export, a doccano JSONL export "
+                         "or CoNLL")
+    convert.add_argument("-o", "--output", required=True, metavar="OUT",
+                         help="the converted file (private: it holds names)")
+    convert.add_argument("--from", dest="source_format", choices=CONVERT_FORMATS,
+                         help="IN's format (default: Label Studio or doccano by content, "
+                              "else CoNLL by extension or content, else annotated posts)")
+    convert.add_argument("--to", dest="target_format", choices=CONVERT_FORMATS,
+                         help="OUT's format (default by extension: .json Label Studio, "
+                              ".jsonl annotated JSONL, .conll/.bio/.txt CoNLL)")
+    convert.add_argument("--label-map", metavar="FILE",
+                         help="a JSON object from each label read to the label written "
+                              "(default: PERSON, PER → NAME; USERNAME → USER)")
+    convert.add_argument("--offsets", choices=(UTF16, CODEPOINTS),
+                         help="the tool's offsets: UTF-16 code units (Label Studio's "
+                              "default) or code points (doccano's default)")
+    _posts_options(convert, input_format=False)
+
+    sample = commands.add_parser("sample", help="choose posts of a dump to hand-tag")
+    sample.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
+                        "be .gz) or Parquet; - reads standard input")
+    sample.add_argument("-n", dest="count", type=int, default=300, metavar="N",
+                        help="how many posts (default 300)")
+    sample.add_argument("--by", choices=SAMPLING_RULES, default="uncertainty",
+                        help="uncertainty: posts with tokens near the threshold and "
+                             "undecided capitalised words first (default); random: a "
+                             "simple random sample (for unbiased measurement); "
+                             "stratified: by board, spread over threads")
+    sample.add_argument("--per-thread", type=positive("--per-thread"), default=3,
+                        metavar="K", help="uncertainty, stratified: at most K posts from "
+                        "a thread (default 3)")
+    sample.add_argument("--seed", type=int, default=0,
+                        help="random seed: the same seed gives the same sample (default 0)")
+    sample.add_argument("-o", "--output", default="-", metavar="OUT",
+                        help="the chosen posts, every field, in the dump's order (default "
+                             "-: standard output; private: they hold names)")
+    _posts_options(sample)
+    _model_options(sample)
+    _stats_options(sample)
+    _run_options(sample)
 
 
 def _run_options(parser) -> None:

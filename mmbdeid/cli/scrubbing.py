@@ -12,12 +12,15 @@ from .steps import chosen_steps
 
 
 def run_scrub(args) -> int:
+    from ..files.targets import FILE, output_target
     from ..jobs.passes import scrub_dump
 
     rejects = None
     if args.skip_bad:
-        if args.output == "-" and not args.rejects:
-            raise InputError("--skip-bad with -o - needs --rejects FILE")
+        if not args.rejects and output_target(args.output).kind != FILE:
+            # not /dev/null.rejects.jsonl: raw posts beside a device are nobody's to keep
+            raise InputError("--skip-bad with -o %s needs --rejects FILE (the reject file "
+                             "goes beside OUT only when OUT is a regular file)" % args.output)
         rejects = args.rejects or args.output + ".rejects.jsonl"
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
@@ -34,6 +37,9 @@ def run_scrub(args) -> int:
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
                          person_map=args.map, scope=args.scope, seed=args.seed,
                          hash_key=hash_key)
+    from ..files.post_writer import check_post_output
+    check_post_output(config.output, config.output_format, config.dump,
+                      OPERATORS[args.mode].rewritten_fields())   # before pass 1
     with _checked_outputs(config, args), _engine(args) as engine:
         summary = scrub_dump(config, engine)
     report(args, summary)
@@ -105,8 +111,10 @@ def run_audit(args) -> int:
     original = posts_source(args, args.original) if args.original else None
     if args.spans and original is None:
         raise InputError("--spans needs --original (the spans are offsets into its text)")
-    with locked_outputs([args.unsearched], [scrubbed, original, args.map, args.allow,
-                                            args.spans, args.model]):
+    # the leaks go to standard output: never onto an input (audit - < out.jsonl >> out.jsonl)
+    printed = [] if args.quiet else ["-"]
+    with locked_outputs([args.unsearched] + printed, [scrubbed, original, args.map, args.allow,
+                                                      args.spans, args.model]):
         names_by_user = names_everywhere = None
         if args.map:
             from ..people.personmap import PersonMap

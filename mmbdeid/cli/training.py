@@ -9,6 +9,7 @@ from ..errors import InputError
 from .exits import EXIT_OK
 from .io import check_plotting, locked_outputs, posts_output_format, posts_source
 from .messages import progress, say
+from .types import DEFAULT_TARGET_RECALL
 
 
 def tagger_params(args) -> dict:
@@ -19,6 +20,13 @@ def tagger_params(args) -> dict:
 
 
 def run_train(args) -> int:
+    for option, given in (("--target-recall", args.target_recall is not None),
+                          ("--force", args.force)):
+        if given and not args.dev:      # it would be ignored: the default threshold is used
+            raise InputError("%s needs --dev (the threshold is chosen on a development "
+                             "set)" % option)
+    if args.target_recall is None:
+        args.target_recall = DEFAULT_TARGET_RECALL
     with locked_outputs([args.output], list(args.corpus) + [args.dev], args.stats):
         return _train(args)
 
@@ -33,7 +41,7 @@ def _train(args) -> int:
     for path in args.corpus:
         documents = load_labelled(posts_source(args, path, sniff=False))
         labelled.extend(documents)
-        sources.append({"path": os.path.basename(path), "sha256": file_sha256(path),
+        sources.append({"path": os.path.basename(str(path)), "sha256": file_sha256(path),
                         "documents": len(documents),
                         "tokens": sum(len(d.labels) for d in documents)})
     say("training on %d documents, %d tokens" % (
@@ -85,7 +93,7 @@ def _dev_threshold(args, tagger):
         raise InputError(str(error), args.dev) from None
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     leak = post_leak(minima, threshold)
-    print(format_dev_figures(os.path.basename(args.dev), args.target_recall, reached,
+    print(format_dev_figures(os.path.basename(str(args.dev)), args.target_recall, reached,
                              metrics, leak))
     below = threshold < THRESHOLD_FLOOR
     if below and not args.force:
@@ -102,7 +110,7 @@ def _dev_threshold(args, tagger):
             "%.2f%% of the dev set's other tokens" % (
                 threshold, THRESHOLD_FLOOR, 100 * (1 - metrics.specificity)))
     return threshold, {
-        "dev": os.path.basename(args.dev), "dev_sha256": file_sha256(args.dev),
+        "dev": os.path.basename(str(args.dev)), "dev_sha256": file_sha256(args.dev),
         "target_recall": args.target_recall, "target_reached": reached,
         "below_floor_forced": below,
         "dev_figures": {"recall": metrics.recall, "precision": metrics.precision,

@@ -38,5 +38,6 @@ def positive(option: str, low: int = 1, high: Optional[int] = None):
 
 
 probability_threshold = checked(functools.partial(checks.threshold, name="threshold"))
+DEFAULT_TARGET_RECALL = 0.9
 target_recall = checked(functools.partial(checks.number, name="target recall", low=0.0,
                                           high=1.0, low_open=True))

@@ -7,11 +7,14 @@ mention is *consistent* when spans covering it were removed and all carry the id
 its person gets as an author; a person is consistent when all their mentions are (the
 "coverage" of Farrow, Moore and Gašević 2023, "Names, Nicknames, and Spelling Errors:
 Protecting Participant Identity in Learning Analytics of Online Discussions"). A mention
-that was not removed at all counts against its person.
+that was not removed at all counts against its person. A gold person whose id starts with
+``~`` never posts (a relative, a doctor): with no author identifier to compare with, their
+mentions are consistent when they all carry one identifier, the one most of them got
+(whose it is, :mod:`mmbdeid.evaluation.identity` measures).
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Sequence, Tuple
 
@@ -34,6 +37,7 @@ class Consistency:
         return self.consistent_mentions / self.mentions if self.mentions else 1.0
 
 
+NEVER_POSTS = "~"           # the first character of a gold person who never posts
 GoldMention = Tuple[str, int, int, str, str]      # post id, start, end, text, person
 
 
@@ -56,12 +60,12 @@ def measure(gold: Sequence[GoldMention], predicted: Mapping[str, Sequence[dict]]
     result = Consistency()
     failures: Dict[str, int] = defaultdict(int)
     people = set()
+    expected_ids = dict(author_ids, **_never_posting_ids(gold, predicted))
     for post_id, start, end, text, person in gold:
         people.add(person)
         result.mentions += 1
-        covering = [s for s in predicted.get(post_id, ())
-                    if s["start"] < end and start < s["end"]]
-        expected = author_ids.get(person)
+        covering = _covering(predicted, post_id, start, end)
+        expected = expected_ids.get(person)
         if not covering:
             result.missed_mentions += 1
             why = "not removed"
@@ -76,3 +80,21 @@ def measure(gold: Sequence[GoldMention], predicted: Mapping[str, Sequence[dict]]
     result.people = len(people)
     result.consistent_people = sum(1 for p in people if not failures[p])
     return result
+
+
+def _covering(predicted: Mapping[str, Sequence[dict]], post_id: str, start: int,
+              end: int) -> List[dict]:
+    return [s for s in predicted.get(post_id, ()) if s["start"] < end and start < s["end"]]
+
+
+def _never_posting_ids(gold: Sequence[GoldMention],
+                       predicted: Mapping[str, Sequence[dict]]) -> Dict[str, str]:
+    """Each ``~`` person's identifier: the one most of their mentions carry alone."""
+    votes: Dict[str, Counter] = defaultdict(Counter)
+    for post_id, start, end, _, person in gold:
+        if person.startswith(NEVER_POSTS):
+            ids = {s.get("person") for s in _covering(predicted, post_id, start, end)}
+            if len(ids) == 1 and None not in ids:
+                votes[person][ids.pop()] += 1
+    return {person: min(counts, key=lambda i: (-counts[i], i))
+            for person, counts in votes.items()}

@@ -5,6 +5,7 @@ from typing import NamedTuple, Sequence
 
 from ..errors import InputError
 from ..files.corpora import LabelledDocument, read_annotated
+from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
 from ..files.post_writer import post_output
 from ..text.document import Document
@@ -33,9 +34,10 @@ def split_annotated_file(corpus: str, train_path: str, dev_path: str, formats: S
     except ValueError as error:
         raise InputError(str(error), corpus) from None
     field_names = list(dict.fromkeys(name for p in posts for name in p.record.fields))
-    kinds = ColumnKinds()            # Parquet columns from JSON Lines or CSV
-    for post in posts:
-        kinds.observe(post.record.fields)
+    kinds = ColumnKinds(corpus)      # Parquet columns from JSON Lines or CSV
+    if PARQUET in formats:
+        for post in posts:
+            kinds.observe(post.record.fields, post.record.line)
     with post_output(train_path, formats[0], field_names, like=corpus,
                      column_kinds=kinds.kinds, private=True) as train_writer, \
             post_output(dev_path, formats[1], field_names, like=corpus,

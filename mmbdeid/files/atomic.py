@@ -21,12 +21,13 @@ from ..errors import InputError, raise_if_stopped
 from .diskerrors import NamedFileIO, open_named, wrap_named
 from .locks import PRIVATE_MODE, new_temporary_path, output_lock
 from .stdio import STDIO, stdout_binary, stdout_text
-from .targets import STDOUT, STREAM, OutputTarget, check_outputs, is_stream, output_target
+from .targets import FILE, STDOUT, STREAM, OutputTarget, check_outputs, is_stream, output_target
 
 GZIP_LEVEL = 6                  # gzip's own default: level 9 is much slower for little gain
 _CREATE_PRIVATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
 
 __all__ = ["atomic_output", "atomic_binary_output", "atomic_path", "optional_output",
+           "output_if_written",
            "check_outputs", "PRIVATE_MODE"]
 
 
@@ -170,4 +171,33 @@ class optional_output:
         return self._context.__enter__() if self._context else None
 
     def __exit__(self, *exc):
+        return self._context.__exit__(*exc) if self._context else False
+
+
+class output_if_written:
+    """An output that exists only if something is written to it (a reject file): the
+    ``atomic_output`` is opened at the first ``write``. Nothing written: no new file is
+    made, but a file already at the path is emptied (whatever an earlier run wrote there
+    would be taken for this run's); a device, a FIFO or standard output is opened all the
+    same, so that a reader waiting on it sees its end."""
+
+    def __init__(self, path: str, private: bool = False):
+        self._path, self._private = os.fspath(path), private
+        self._context = None
+        self._handle: Optional[IO[str]] = None
+
+    def write(self, text: str) -> None:
+        if self._handle is None:
+            self._context = atomic_output(self._path, self._private)
+            self._handle = self._context.__enter__()
+        self._handle.write(text)
+
+    def __enter__(self) -> "output_if_written":
+        if output_target(self._path).kind != FILE:
+            self.write("")
+        return self
+
+    def __exit__(self, *exc):
+        if self._context is None and exc[0] is None and os.path.exists(self._path):
+            self.write("")              # an earlier run's file: emptied, atomically
         return self._context.__exit__(*exc) if self._context else False

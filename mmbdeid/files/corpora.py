@@ -13,6 +13,8 @@ from ..errors import InputError
 from ..kinds import LABELS, PERSON_LABELS
 from ..spans import GOLD, Span
 from ..text.document import Document
+from .formats import split_format
+from .interchange import Tagged, default_label, read_tool, sniff_tool
 from .jsondepth import check_depth
 from .posts import Record, corpus_format, json_type, numbered_lines, read_posts
 
@@ -91,13 +93,42 @@ def read_annotated(path: str, fmt: Optional[str] = None) -> Iterator[AnnotatedPo
     ``spans`` stays in ``record.fields`` untouched (so it round-trips); the parsed,
     checked spans (a label of :data:`mmbdeid.kinds.LABELS`, ``0 <= start < end <=
     len(text)``, no overlaps)
-    come as ``AnnotatedPost.spans``.
+    come as ``AnnotatedPost.spans``. A Label Studio or doccano export (told by its
+    content) is read too, its labels mapped (``PERSON`` → ``NAME``) and its spans given
+    to the record as ``spans``, in code points.
     """
+    if split_format(fmt or corpus_format(path))[0] == "jsonl":
+        tool = sniff_tool(path)
+        if tool is not None:
+            yield from _tool_posts(path, tool)
+            return
     for record in read_posts(path, fmt):
         if "spans" not in record.fields:
             raise InputError("missing field 'spans'", str(path), record.line)
         spans = parse_spans(record.fields["spans"], record.text, str(path), record.line)
         yield AnnotatedPost(record, spans)
+
+
+def tagged_record(post: Tagged, label_map: Optional[dict] = None) -> Record:
+    """A post of an annotation tool as an annotated record: labels mapped (``label_map``
+    first, then :func:`~.interchange.default_label`), ``spans`` in the spans' place, the
+    line number as the id when it has none."""
+    spans = [dict(span, label=(label_map or {}).get(span["label"],
+                                                    default_label(span["label"])))
+             for span in post.spans]
+    items = list(post.fields.items())
+    items.insert(len(items) if post.spans_at is None else post.spans_at, ("spans", spans))
+    fields = dict(items)
+    if "id" not in fields:
+        fields = dict([("id", post.line)] + items)
+    return Record(post.line, fields)
+
+
+def _tool_posts(path, tool: str) -> Iterator[AnnotatedPost]:
+    for post in read_tool(path, tool):
+        record = tagged_record(post)
+        yield AnnotatedPost(record, parse_spans(record.fields["spans"], record.text,
+                                                str(path), record.line))
 
 
 # --- CoNLL ------------------------------------------------------------------------------
@@ -110,11 +141,13 @@ _HANDLE = re.compile(r"^(?:@\w{1,30}|/?u/[\w-]{3,20})$")
 def conll_label(tag: str, name_pattern: str = "person", user_pattern: str = "user") -> str:
     """``NAME``, ``USER`` or ``O`` for a CoNLL tag (``B-person`` → NAME).
 
-    ``PER`` (CoNLL-2003, the Broad Twitter Corpus) is also a person tag by default."""
+    ``PER`` (CoNLL-2003, the Broad Twitter Corpus) and ``NAME`` (``mmbdeid convert``'s
+    own CoNLL) are also person tags by default."""
     kind = _TAG_PREFIX.sub("", tag).lower()
     if kind == "o":
         return "O"
-    if name_pattern.lower() in kind or (name_pattern.lower() == "person" and kind == "per"):
+    if name_pattern.lower() in kind or (name_pattern.lower() == "person"
+                                        and kind in ("per", "name")):
         return "NAME"
     if user_pattern.lower() in kind:
         return "USER"

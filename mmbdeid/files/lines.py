@@ -7,6 +7,7 @@ file and the decompressed line being read when the damage was found.
 """
 import gzip
 import os
+import re
 import zlib
 from typing import IO, Callable, Iterator, Optional, Tuple
 
@@ -14,6 +15,8 @@ from ..errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = "\ufeff"
+# Half a UTF-16 pair alone: JSON's "\ud800" reads as one, but it is not text in UTF-8.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def first_bytes(source, count: int = 4) -> bytes:

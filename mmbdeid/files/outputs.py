@@ -102,6 +102,7 @@ COMMAND_OUTPUTS = {
     "sweep": [("output", "-o", TABLE), ("plot", "--plot", PLOT), ("stats", "--stats", STATS)],
     "crossval": [("output", "-o", TABLE), ("plot", "--plot", PLOT)],
     "stats": [("output", "-o", STATS)],
+    "sample": [("stats", "--stats", STATS)],
 }
 
 

@@ -6,18 +6,24 @@ whole. A row's number (1-based) is its "line" in error messages and reject files
 An output keeps the input's columns and types when the input is Parquet too (the text
 column gets the scrubbed text). From another format, each column's type comes from the
 values pass 1 saw (:class:`ColumnKinds`): strings, integers, floats, booleans; a column
-mixing kinds or holding lists or objects is JSON text, as in a CSV output.
+mixing kinds, holding lists or objects or an integer beyond 64 bits is JSON text, as in a
+CSV output. Either way a column the run writes text into whatever it held (the author,
+rewritten by most modes: ``text_columns``) is a string column, so the output's schema is
+known before any work (:func:`output_schema`) and every value written fits it.
 """
 import json
 import os
-from typing import IO, Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import IO, Any, Collection, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..errors import InputError
+from .lines import LONE_SURROGATE, first_bytes
+from .postfile import field_names_of
 
 INSTALL_HINT = "reading or writing Parquet needs pyarrow: pip install 'mmbdeid[parquet]'"
 BATCH_ROWS = 4096                  # rows per read batch
 FLUSH_ROWS = 10_000                # rows per written row group, at most
 FLUSH_CHARS = 64 * 1024 * 1024     # ... or this much text, whichever comes first
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 def pyarrow_modules(where=None):
@@ -32,6 +38,7 @@ def pyarrow_modules(where=None):
 
 def _open(source):
     pa, pq = pyarrow_modules(source)
+    first_bytes(source)     # a missing or unreadable file is said so, as of every input
     try:
         return pq.ParquetFile(os.fspath(source))
     except (OSError, pa.ArrowException) as error:
@@ -69,21 +76,88 @@ def read_rows(source) -> Iterator[Tuple[int, Dict[str, Any]]]:
 
 # --- writing ----------------------------------------------------------------------------
 
+class _WideInt(int):
+    """The kind of an integer beyond 64 bits: no Parquet integer column holds it."""
+
+
 class ColumnKinds:
     """The Python types seen in each field of the records (pass 1), for the column types
-    of a Parquet output written from JSON Lines or CSV."""
+    of a Parquet output written from JSON Lines or CSV. ``source``: the dump, for errors.
 
-    def __init__(self):
+    A string holding a lone surrogate (JSON's ``"\\ud800"``) cannot be written as Parquet
+    text, which is UTF-8: :meth:`observe` refuses it at once, naming the field and line,
+    rather than the output failing after all the work."""
+
+    def __init__(self, source=None):
         self.kinds: Dict[str, Set[type]] = {}
+        self.source = source
 
-    def observe(self, fields: Dict[str, Any]) -> None:
+    def observe(self, fields: Dict[str, Any], line: Optional[int] = None) -> None:
         kinds = self.kinds
         for name, value in fields.items():
+            kind = type(value)
+            if kind is int and not INT64_MIN <= value <= INT64_MAX:
+                kind = _WideInt
+            elif kind is str and LONE_SURROGATE.search(value):
+                self._refuse_surrogate(name, line)
             seen = kinds.get(name)
             if seen is None:
-                kinds[name] = {type(value)}
+                if LONE_SURROGATE.search(name):         # a column's name is text too
+                    self._refuse_surrogate(name, line, "the name of field")
+                kinds[name] = {kind}
             else:
-                seen.add(type(value))
+                seen.add(kind)
+
+    def _refuse_surrogate(self, name: str, line: Optional[int], what: str = "field") -> None:
+        where = None if self.source is None else str(self.source)
+        raise InputError("%s %r is not valid Unicode (a lone surrogate such as \\ud800), "
+                         "which Parquet text cannot hold: write JSON Lines or CSV instead"
+                         % (what, field_names_of(self.source).external(name)), where, line)
+
+
+def output_schema(columns: List[str], where: str, schema=None,
+                  kinds: Optional[Dict[str, Set[type]]] = None,
+                  text_columns: Collection[str] = ()) -> Tuple[Any, List[str]]:
+    """(the Arrow schema of a Parquet output, the columns written as JSON text).
+
+    ``schema``: an input Parquet file's, copied; else one column per name of ``columns``,
+    typed by the ``kinds`` of its values. A column of ``text_columns`` (the dump's names)
+    gets text whatever it held (an integer author, rewritten by the mode): it is a string
+    column, unless the input's is one already."""
+    pa, _ = pyarrow_modules(where)
+    if schema is not None:
+        for name in text_columns:
+            index = schema.get_field_index(name)
+            if index >= 0 and not _holds_text(pa, schema.field(index).type):
+                # (a pandas index in the schema's metadata still reads: the column types
+                # pandas noted there are not used to read it)
+                schema = schema.set(index, schema.field(index).with_type(pa.string()))
+        return schema, []
+    fields, json_columns = [], []
+    for name in columns:
+        seen = {str} if name in text_columns else (kinds or {}).get(name, {str})
+        arrow_type, as_json = _column_type(pa, seen)
+        fields.append(pa.field(name, arrow_type))
+        if as_json:
+            json_columns.append(name)
+    return pa.schema(fields), json_columns
+
+
+def check_writable(schema, where: str) -> None:
+    """An ``InputError`` now, before any work, if no Parquet file can have ``schema``."""
+    pa, pq = pyarrow_modules(where)
+    try:
+        pq.ParquetWriter(pa.BufferOutputStream(), schema).close()
+    except (pa.ArrowException, ValueError, TypeError) as error:
+        raise InputError("cannot be written as Parquet with the columns %s (%s): write "
+                         "JSON Lines instead" % (_describe(schema), error), where) from None
+
+
+def _holds_text(pa, arrow_type) -> bool:
+    if pa.types.is_dictionary(arrow_type):
+        arrow_type = arrow_type.value_type
+    return (pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
+            or getattr(pa.types, "is_string_view", lambda _: False)(arrow_type))
 
 
 def _column_type(pa, kinds: Set[type]):
@@ -108,24 +182,14 @@ def _json_text(value: Any) -> Optional[str]:
 
 class ParquetPostWriter:
     """Writes records (field dicts, the dump's own field names) to a binary handle as
-    Parquet, in row groups of at most ``FLUSH_ROWS`` rows. The schema is ``schema`` (an
-    input Parquet file's), else built from ``columns`` and their ``kinds``.
-    Call ``close`` to write the footer."""
+    Parquet, in row groups of at most ``FLUSH_ROWS`` rows, with the ``schema`` and
+    ``json_columns`` of :func:`output_schema`. Call ``close`` to write the footer."""
 
-    def __init__(self, handle: IO[bytes], columns: List[str], where: str, schema=None,
-                 kinds: Optional[Dict[str, Set[type]]] = None):
+    def __init__(self, handle: IO[bytes], where: str, schema,
+                 json_columns: Collection[str] = ()):
         self._pa, pq = pyarrow_modules(where)
-        pa = self._pa
         self._where = where
-        self._json_columns: List[str] = []
-        if schema is None:
-            fields = []
-            for name in columns:
-                arrow_type, as_json = _column_type(pa, (kinds or {}).get(name, {str}))
-                fields.append(pa.field(name, arrow_type))
-                if as_json:
-                    self._json_columns.append(name)
-            schema = pa.schema(fields)
+        self._json_columns = list(json_columns)
         self._schema = schema
         self._writer = pq.ParquetWriter(handle, schema)
         self._rows: List[Dict[str, Any]] = []
@@ -148,16 +212,28 @@ class ParquetPostWriter:
             return
         try:
             table = self._pa.Table.from_pylist(self._rows, schema=self._schema)
-        except (self._pa.ArrowException, OverflowError, TypeError) as error:
-            # pyarrow's message may quote a value, and stderr holds no post text
-            raise InputError("cannot write rows %d-%d as Parquet with the columns %s (%s; "
-                             "an integer beyond 64 bits?): write JSON Lines instead"
+        except (self._pa.ArrowException, OverflowError, TypeError, ValueError) as error:
+            # (not expected: output_schema fits every value read. pyarrow's message may
+            # quote a value, and stderr holds no post text: its kind only)
+            raise InputError("cannot write rows %d-%d as Parquet: %s (%s): write JSON "
+                             "Lines instead"
                              % (self._first_row, self._first_row + len(self._rows) - 1,
-                                _describe(self._schema), type(error).__name__),
+                                self._misfit(), type(error).__name__),
                              self._where) from None
         self._writer.write_table(table)
         self._first_row += len(self._rows)
         self._rows, self._chars = [], 0
+
+    def _misfit(self) -> str:
+        """Which column the buffered values do not fit, for the message."""
+        pa = self._pa
+        for field in self._schema:
+            try:
+                pa.array([row.get(field.name) for row in self._rows], type=field.type)
+            except Exception:   # noqa: BLE001 - any failure names the column
+                return "a value of column %r does not fit its type %s" % (field.name,
+                                                                          field.type)
+        return "the columns %s" % _describe(self._schema)
 
     def close(self) -> None:
         """Write what is buffered and the footer."""

@@ -4,7 +4,7 @@ import contextlib
 import csv
 import json
 import math
-from typing import IO, Any, Iterator, Optional, Sequence
+from typing import IO, Any, Iterator, List, Optional, Sequence
 
 from .atomic import atomic_binary_output, atomic_output
 from .formats import PARQUET, TEXT_KINDS, post_format, split_format
@@ -102,7 +102,7 @@ def _csv_cell(value: Any) -> str:
 @contextlib.contextmanager
 def post_output(path: str, fmt: str, field_names: Optional[Sequence[str]] = None,
                 like=None, column_kinds: Optional[dict] = None,
-                private: bool = False) -> Iterator[Any]:
+                private: bool = False, text_fields: Sequence[str] = ()) -> Iterator[Any]:
     """A writer of posts (``.write(record)``) to ``path`` in format ``fmt``, all or
     nothing (``-``: standard output, not atomic).
 
@@ -111,7 +111,8 @@ def post_output(path: str, fmt: str, field_names: Optional[Sequence[str]] = None
     records are written under its field names, and a Parquet output from a Parquet dump
     copies its schema. ``column_kinds``: the Python types seen in each field
     (:class:`~mmbdeid.files.parquet.ColumnKinds`), for the column types of a Parquet
-    output from another format.
+    output from another format. ``text_fields``: fields written as text whatever the
+    dump held (the author a mode rewrites): string columns in Parquet.
     """
     names = field_names_of(like) if like is not None else FieldNames()
     kind, compressed = split_format(fmt)
@@ -120,20 +121,43 @@ def post_output(path: str, fmt: str, field_names: Optional[Sequence[str]] = None
             yield RecordWriter(handle, kind, field_names if kind in DELIMITERS else None,
                                names)
         return
-    schema = None
-    if like is not None and (format_of(like) or post_format(like)) == PARQUET:
-        schema = parquet.arrow_schema(like)
     columns = [names.external(name) for name in (field_names or [])]
     kinds = {names.external(name): types for name, types in (column_kinds or {}).items()}
+    schema, json_columns = parquet.output_schema(
+        columns, path, _parquet_schema(like), kinds, _text_columns(names, text_fields))
     with atomic_binary_output(path, private) as handle:
-        writer = _ParquetRecords(parquet.ParquetPostWriter(handle, columns, path, schema,
-                                                           kinds), names)
+        writer = _ParquetRecords(parquet.ParquetPostWriter(handle, path, schema,
+                                                           json_columns), names)
         try:
             yield writer
             writer.parquet.close()
         except BaseException:
             writer.parquet.abandon()
             raise
+
+
+def check_post_output(path: str, fmt: str, like, text_fields: Sequence[str] = ()) -> None:
+    """Before any work, what a Parquet output's schema can be known from: a Parquet
+    dump's columns, with ``text_fields`` as string columns, must make a Parquet file
+    (an ``InputError`` naming ``path`` if not). From another format the columns are
+    typed by what pass 1 sees, each to hold all its values (see :mod:`.parquet`)."""
+    schema = _parquet_schema(like) if split_format(fmt)[0] == PARQUET else None
+    if schema is not None:
+        schema, _ = parquet.output_schema([], path, schema, None,
+                                          _text_columns(field_names_of(like), text_fields))
+        parquet.check_writable(schema, path)
+
+
+def _parquet_schema(like):
+    """The Arrow schema of the dump ``like`` if it is Parquet, else None."""
+    if like is not None and (format_of(like) or post_format(like)) == PARQUET:
+        return parquet.arrow_schema(like)
+    return None
+
+
+def _text_columns(names: FieldNames, text_fields: Sequence[str]) -> List[str]:
+    """The dump's names of the columns written as text: the post's text always."""
+    return [names.external(name) for name in ("text", *text_fields)]
 
 
 class _ParquetRecords:

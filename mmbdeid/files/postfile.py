@@ -66,7 +66,9 @@ def _renaming(id_field: str, text_field: str) -> Tuple[Dict[str, str], Dict[str,
 @dataclass(frozen=True)
 class PostFile:
     """A posts file and how to read it. ``format`` None: from the extension, else sniffed.
-    ``name`` is what messages call it (``<stdin>`` for a spooled standard input).
+    ``name`` is what messages call it (``<stdin>`` for a spooled standard input);
+    ``origin``, the :class:`~mmbdeid.files.stdio.Origin` a spooled copy was read from
+    (no output may go there).
 
     It is path-like (``os.fspath`` gives ``path``) and prints as ``name``, so it can be
     handed to code that expects a path and errors still name the file the user gave."""
@@ -74,6 +76,7 @@ class PostFile:
     format: Optional[str] = None
     fields: FieldNames = field(default_factory=FieldNames)
     name: Optional[str] = None
+    origin: Optional[Any] = None
 
     def __fspath__(self) -> str:
         return self.path

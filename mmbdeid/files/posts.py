@@ -15,7 +15,6 @@ Annotated posts and CoNLL corpora are read by :mod:`mmbdeid.files.corpora`.
 """
 import csv
 import json
-import re
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional,
                     Tuple)
 
@@ -23,7 +22,7 @@ from ..errors import InputError
 from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS, PARQUET,
                       POST_FORMATS, TSV_EXTENSIONS, corpus_format, post_format, split_format)
 from .jsondepth import TooDeep, check_depth
-from .lines import numbered_lines
+from .lines import LONE_SURROGATE, numbered_lines
 from .post_writer import DELIMITERS, json_line
 from .postfile import FieldNames, PostFile, field_names_of
 from . import parquet
@@ -76,7 +75,6 @@ OnBad = Callable[[BadRecord], Any]
 
 # Fields used as names (store keys, usernames, the person map): they must be real Unicode.
 _NAME_FIELDS = ("id", "board", "thread", "author", "parent")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _NotStandardJson(ValueError):
@@ -126,7 +124,7 @@ def _post_field_problem(fields: Dict[str, Any], max_chars: Optional[int] = None,
                 % (names.text, len(fields["text"]), max_chars))
     for name in _NAME_FIELDS:
         value = fields.get(name)
-        if isinstance(value, str) and _LONE_SURROGATE.search(value):
+        if isinstance(value, str) and LONE_SURROGATE.search(value):
             return ("field %r is not valid Unicode (a lone surrogate such as \\ud800)"
                     % names.external(name))
     return None

@@ -89,13 +89,21 @@ def is_stream(mode: int) -> bool:
 def check_outputs(outputs: Sequence[str], inputs: Sequence[str]) -> None:
     """Before any work: every output must be something that may be written (above) and,
     for a file, in an existing, writable directory; none may be an input or another
-    output (a run must never overwrite what it reads, nor write two results to one file).
+    output (a run must never overwrite what it reads, nor write two results to one file;
+    an input spooled from standard input or a FIFO is also the file it was read from).
     ``-`` (standard output) may be given once; a device or FIFO may take several outputs
-    (nothing is overwritten there)."""
+    (nothing is overwritten there), and a character device may be an input as well
+    (``--allow /dev/null -o /dev/null``)."""
     seen = {}
     for path in inputs:
         if path:
             seen.setdefault(_identity(path), ("input", path))
+            # a spooled copy of standard input or a FIFO: what it was read from is the
+            # input (-o dump.jsonl < dump.jsonl)
+            origin = getattr(path, "origin", None)
+            if origin is not None:
+                seen.setdefault(("inode", origin.device, origin.inode),
+                                ("input", "%s, read from %s" % (path, origin.name)))
     for path in outputs:
         if not path:
             continue
@@ -113,6 +121,8 @@ def check_outputs(outputs: Sequence[str], inputs: Sequence[str]) -> None:
             elif not os.access(path, os.W_OK):
                 raise InputError("cannot write: permission denied", path)
             key = _identity(path)
+        if _is_character_device(1 if target.kind == STDOUT else path):
+            continue        # written to, never overwritten: /dev/null may be read too
         role, other = seen.get(key, (None, None))
         if role == "input":
             raise InputError("is also an input of this run (%s): it would be "
@@ -131,6 +141,13 @@ def _check_writable_file(target: OutputTarget) -> None:
                          target.given)
     if os.path.exists(target.path) and not os.access(target.path, os.W_OK):
         raise InputError("cannot write: permission denied", target.given)
+
+
+def _is_character_device(path_or_descriptor) -> bool:
+    try:
+        return stat.S_ISCHR(os.stat(path_or_descriptor).st_mode)
+    except OSError:
+        return False
 
 
 def _identity_of_descriptor(descriptor: int):

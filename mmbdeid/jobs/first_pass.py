@@ -22,14 +22,15 @@ class DumpScan:
     """What pass 1 learns of the records besides the statistics: the dump's fingerprint
     (what statistics built from it record, and what later passes must read again: see
     ``input_watch``) and its field names in order of first appearance (the header of a
-    CSV output, so no record's field is lost) and, with ``kinds``, the types of their
-    values (the column types of a Parquet output)."""
+    CSV output, so no record's field is lost) and, with ``kinds``
+    (:class:`~mmbdeid.files.parquet.ColumnKinds`), the types of their values (the column
+    types of a Parquet output)."""
 
-    def __init__(self, kinds: bool = False):
+    def __init__(self, kinds: Optional[ColumnKinds] = None):
         self.fingerprint = DumpFingerprint()
         self.input_watch: Optional[InputWatch] = None   # the file as pass 1 found it
         self._fields: Dict[str, None] = {}
-        self.kinds = ColumnKinds() if kinds else None
+        self.kinds = kinds
 
     @property
     def field_names(self) -> List[str]:
@@ -45,7 +46,7 @@ class DumpScan:
             fields = record.fields
             self.fingerprint.add(fields)
             if self.kinds is not None:
-                self.kinds.observe(fields)
+                self.kinds.observe(fields, record.line)
             if len(fields) != len(fields_seen) or any(name not in fields_seen
                                                        for name in fields):
                 for name in fields:
@@ -65,7 +66,8 @@ def build_stats(dump: str, stats_path: str, engine, on_bad=None, quiet: bool = F
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d statistics" % passes, quiet=quiet)
     scan.input_watch = InputWatch(dump)
-    posts = scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars))
+    posts = scan.watch(scan.input_watch.guarded(
+        read_posts(dump, on_bad=on_bad, max_chars=max_chars), "pass 1"))
 
     def fill(builder: StatsBuilder) -> None:
         for chunk, counts in engine.map_ordered(_count_factory, (), chunked(posts)):
@@ -94,7 +96,8 @@ def validate_only(dump: str, on_bad=None, quiet: bool = False, passes: int = 2,
     scan = scan or DumpScan()
     progress = Progress("pass 1/%d checking records" % passes, quiet=quiet)
     scan.input_watch = InputWatch(dump)
-    for _ in scan.watch(read_posts(dump, on_bad=on_bad, max_chars=max_chars)):
+    for _ in scan.watch(scan.input_watch.guarded(
+            read_posts(dump, on_bad=on_bad, max_chars=max_chars), "pass 1")):
         progress.update(1)
     scan.input_watch.pass_one_ended(scan.fingerprint)
     progress.close()

@@ -54,18 +54,30 @@ class InputWatch:
         self.check_file("pass 1")
         self._records = _summary(fingerprint)
 
-    def check_file(self, reader: str) -> None:
-        """The file is still the one pass 1 began to read (after ``reader``, a pass)."""
+    def check_file(self, reader: str, when: str = "after") -> None:
+        """The file is still the one pass 1 began to read (``when`` ``reader``, a pass)."""
         if file_state(self.source) != self.state:
             raise InputError(_CHANGED % ("its size, modification time or inode differ "
-                                         "after %s from when pass 1 began" % reader),
+                                         "%s %s from when pass 1 began" % (when, reader)),
                              str(self.source))
+
+    def guarded(self, records: Iterator[Record], reader: str) -> Iterator[Record]:
+        """``records`` as ``reader`` (a pass) reads them. A file shortened or rewritten
+        under the reader ends in a line cut short, or in records that were never there:
+        an error reading it is reported as the change it comes from, when it changed."""
+        try:
+            yield from records
+        except InputError:
+            self.check_file(reader, "during")
+            raise
 
     def records(self, records: Iterator[Record], reader: str) -> Iterator[Record]:
         """``records`` as a later pass (``reader``) reads them, checked against pass 1's
-        when they end."""
+        when they end. A file that changed after pass 1 (while its statistics were
+        being finished, say) stops the run before this pass does any work."""
+        self.check_file("pass 1")
         fingerprint = DumpFingerprint()
-        for record in records:
+        for record in self.guarded(records, reader):
             fingerprint.add(record.fields)
             yield record
         found = _summary(fingerprint)

@@ -17,9 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
-from ..files.atomic import atomic_output, atomic_path, optional_output
+from ..files.atomic import atomic_output, atomic_path, optional_output, output_if_written
 from ..files.diskerrors import temporary_directory_name
 from ..files.formats import PARQUET
+from ..files.parquet import ColumnKinds
 from ..files.post_writer import post_output
 from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
@@ -107,6 +108,12 @@ class RejectLog:
         self.handle.write(bad.as_json() + "\n")
 
 
+def _reject_file(path: Optional[str]):
+    """The reject file of ``--skip-bad``, made only when a record is rejected (private:
+    it holds raw posts)."""
+    return output_if_written(path, private=True) if path else contextlib.nullcontext()
+
+
 def _ignore(bad) -> None:
     """Pass 2 re-reads the dump: bad records were logged by pass 1 already."""
 
@@ -132,9 +139,10 @@ def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
     iterator over every post's :class:`PostResult`, in input order, and the watch over
     the dump for a later pass."""
-    scan = DumpScan(kinds=config.output_format == PARQUET)
+    scan = DumpScan(kinds=ColumnKinds(config.dump) if config.output_format == PARQUET
+                    else None)
     with scratch_directory() as scratch, \
-            optional_output(config.rejects_path, private=True) as rejects_handle, \
+            _reject_file(config.rejects_path) as rejects_handle, \
             _stats_location(config, scratch) as (stats_path, reused):
         rejects = RejectLog(rejects_handle) if rejects_handle is not None else None
         if reused:      # stats_path: the private copy every pass and worker reads
@@ -303,9 +311,11 @@ def link_dump(config: RunConfig, engine) -> Summary:
 
 def _post_output(config: RunConfig, summary: Summary):
     """The scrubbed dump's writer, all or nothing: a CSV/TSV header or Parquet columns
-    hold every field of the dump (pass 1 saw them all), under the dump's own names."""
+    hold every field of the dump (pass 1 saw them all), under the dump's own names, and
+    the fields the mode rewrites (the author) hold text."""
     return post_output(config.output, config.output_format, summary.field_names,
-                       like=config.dump, column_kinds=summary.column_kinds)
+                       like=config.dump, column_kinds=summary.column_kinds,
+                       text_fields=OPERATORS[config.mode].rewritten_fields())
 
 
 def spans_line(post_id, replaced: List[Replaced]) -> str:

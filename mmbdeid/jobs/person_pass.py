@@ -103,8 +103,11 @@ def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summa
             if evidence is not None:
                 evidence.observe(post.fields, post.spans)
             found.add(post.fields, post.spans)
-        people = (PersonMap.read(config.person_map) if config.person_map
-                  else linked(linker, config, summary))
+        if config.person_map:
+            people = PersonMap.read(config.person_map)
+            people.avoid(linker.real_strings())     # as the linker's own map does
+        else:
+            people = linked(linker, config, summary)
         seed = {"seed": config.seed} if OPERATORS[config.mode].seeded else {}
         operator = OPERATORS[config.mode](people, linker.scopes, config.scope,
                                           allow=config.detection.allow,

@@ -14,6 +14,7 @@ travels to worker processes in memory (fork, a pipe, a Dask task), never in a fi
 import hmac
 import os
 import re
+import stat
 import unicodedata
 from hashlib import sha256
 from typing import Mapping, Optional
@@ -23,6 +24,9 @@ from ..text.placeholders import HASH_DIGITS
 
 ENVIRONMENT_VARIABLE = "MMBDEID_HASH_KEY"
 MIN_KEY_BYTES = 16
+MAX_KEY_FILE_BYTES = 64 * 1024      # a key file is read whole: never a disk image or a device
+_TOO_BIG = ("the hash key file is over %d KiB: a key is a few dozen bytes (the wrong file?)"
+            % (MAX_KEY_FILE_BYTES // 1024))
 # Keys the digest apart from any other use of the same key (and from a later form of it).
 _CONTEXT = b"mmbdeid hash 1\x00"
 _SPACES = re.compile(r"\s+")
@@ -88,14 +92,20 @@ def normal_form(label: str, original: str) -> str:
 
 def key_from_file(path: str) -> HashKey:
     """The key in the file at ``path``: its bytes, less one final line break (``\\n`` or
-    ``\\r\\n``, which editors and ``echo`` add). A missing, unreadable, empty or short file
-    is an :class:`~mmbdeid.errors.InputError` naming it."""
+    ``\\r\\n``, which editors and ``echo`` add). A missing, unreadable, empty or short file,
+    one that is not a regular file (``/dev/zero`` would be read until memory runs out, a
+    FIFO waited on) or one over :data:`MAX_KEY_FILE_BYTES` is an
+    :class:`~mmbdeid.errors.InputError` naming it."""
     try:
+        _check_key_file(os.stat(path), path)        # before opening: a FIFO would block
         with open(path, "rb") as handle:
-            key = handle.read()
+            _check_key_file(os.fstat(handle.fileno()), path)    # replaced meanwhile?
+            key = handle.read(MAX_KEY_FILE_BYTES + 1)
     except OSError as error:
         raise InputError("cannot read the hash key file (%s)"
                          % (error.strerror or type(error).__name__), path)
+    if len(key) > MAX_KEY_FILE_BYTES:
+        raise InputError(_TOO_BIG, path)
     if key.endswith(b"\r\n"):
         key = key[:-2]
     elif key.endswith(b"\n"):
@@ -106,6 +116,15 @@ def key_from_file(path: str) -> HashKey:
         return HashKey(key)
     except ValueError as error:
         raise InputError(str(error), path) from None
+
+
+def _check_key_file(status: os.stat_result, path: str) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError("the hash key file is not a regular file (a device, FIFO or "
+                         "directory): give a file holding the key, or set %s"
+                         % ENVIRONMENT_VARIABLE, path)
+    if status.st_size > MAX_KEY_FILE_BYTES:
+        raise InputError(_TOO_BIG, path)
 
 
 def key_from_environment(environ: Optional[Mapping[str, str]] = None) -> Optional[HashKey]:

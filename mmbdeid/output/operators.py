@@ -40,7 +40,8 @@ from ..people.mentions import Mention
 from ..people.personmap import PersonMap
 from ..people.resolver import Answer, DuplicateName, Resolver
 from ..people.scope import ScopeIndex
-from ..spans import Span, join, mention_groups, stitch
+from ..spans import Span, join, mention_groups
+from ..text.markup import stitch_keeping_markup, without_markup
 from ..text.placeholders import PLACEHOLDER
 from .hash_key import HashKey
 from .person_mentions import MentionFinder
@@ -67,6 +68,12 @@ class Operator:
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         raise NotImplementedError
 
+    @classmethod
+    def rewritten_fields(cls) -> Tuple[str, ...]:
+        """The fields besides the text that the operator writes anew, as text: an output
+        holds text there whatever the dump had (a Parquet output, a string column)."""
+        return ("author",)
+
 
 class PostOperator(Operator):
     """An operator that works post by post: each mention (adjacent name tokens joined)
@@ -75,8 +82,8 @@ class PostOperator(Operator):
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         text = fields["text"]
         replaced = [Replaced(join(parts), "", parts) for parts in mention_groups(text, spans)]
-        record = dict(fields, text=stitch(text, (
-            (r.span, self.value(r.span.label, text[r.span.start:r.span.end]))
+        record = dict(fields, text=stitch_keeping_markup(text, (
+            (r.span, self.value(r.span.label, without_markup(text, r.span)))
             for r in replaced)))
         author = fields.get("author")
         if author not in (None, ""):
@@ -90,6 +97,10 @@ class PostOperator(Operator):
     def author_value(self, author):
         """What a non-empty ``author`` field becomes: kept as it is."""
         return author
+
+    @classmethod
+    def rewritten_fields(cls) -> Tuple[str, ...]:
+        return () if cls.author_value is PostOperator.author_value else ("author",)
 
 
 class PlaceholderOperator(PostOperator):
@@ -201,9 +212,10 @@ class PersonOperator(Operator):
         for span in spans:
             if span.label not in PERSON_LABELS:
                 replaced.append((Replaced(span, "", (span,)),
-                                 self.other_value(span, text[span.start:span.end])))
+                                 self.other_value(span, without_markup(text, span))))
         replaced.sort(key=lambda item: item[0].span.start)
-        record = dict(fields, text=stitch(text, ((r.span, v) for r, v in replaced)))
+        record = dict(fields, text=stitch_keeping_markup(
+            text, ((r.span, v) for r, v in replaced)))
         author = fields.get("author")
         if author not in (None, ""):
             person_id = self.resolver.author(str(author))

@@ -6,7 +6,7 @@ person and writing the values, is :meth:`~mmbdeid.output.operators.PersonOperato
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ..people.mentions import Mention, mentions_of
 from ..spans import MEMBER, Span, add_spans, drop_inside
@@ -41,16 +41,12 @@ class MentionFinder:
         from ..text.document import Document
         from ..text.normalize import found_in_visible
         # names are looked for as the analyzer looks, in the visible text (``Li\u200bnda``)
-        found = [Span("NAME", start, end, 1.0, MEMBER)
-                 for start, end in found_in_visible(self.member_names.finditer, text)
-                 if not _inside_any(start, end, spans)]
+        found = drop_inside([Span("NAME", start, end, 1.0, MEMBER) for start, end
+                             in found_in_visible(self.member_names.finditer, text)],
+                            [(span.start, span.end) for span in spans])
         if not found:
             return found
         document = Document.from_text(text)
         kept = document.to_original([span for step in self.keep_steps
                                      for span in step.detect(document)])
         return drop_inside(found, [(span.start, span.end) for span in kept])
-
-
-def _inside_any(start: int, end: int, spans: Iterable[Span]) -> bool:
-    return any(s.contains(start, end) for s in spans)

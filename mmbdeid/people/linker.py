@@ -29,6 +29,7 @@ the mapping file (:mod:`mmbdeid.people.personmap`).
 """
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
@@ -41,6 +42,9 @@ from .scope import SCOPES, ScopeIndex, field_text
 from .variants import EXACT, VariantIndex, called, known_by_name
 
 _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
+# A word of a text that reads like a pseudonym (``U2``, ``p14``), found or not as a name:
+# no pseudonym may equal it, or the output's ``[U2]`` and author ``U2`` would be ambiguous.
+_PSEUDONYM_LIKE = re.compile(r"\b[UP][1-9]\d{0,8}\b", re.IGNORECASE)
 PROGRESS_EVERY = 500        # names linked between two progress reports
 
 
@@ -78,6 +82,7 @@ class Linker:
         self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
         self._ids_in_texts: Set[str] = set()            # [P12] of an earlier scrub
+        self._pseudonym_like: Set[str] = set()          # U2, p14 in the texts
 
     def observe(self, fields: dict, spans: Sequence[Span],
                 mentions: Optional[Sequence[Mention]] = None) -> None:
@@ -86,6 +91,7 @@ class Linker:
         self.scopes.add_post(fields)
         if "[" in fields["text"]:
             self._ids_in_texts.update(PSEUDONYM_IN_TEXT.findall(fields["text"]))
+        self._pseudonym_like.update(_PSEUDONYM_LIKE.findall(fields["text"]))
         author = field_text(fields, "author")
         if author and author not in self._authors:
             self._authors[author] = len(self._authors)
@@ -123,10 +129,11 @@ class Linker:
         (``by name``)."""
         report = progress or _no_progress
         people = PersonMap()
+        people.avoid(self.real_strings())
         for person_id in self._ids_in_texts:
             people.reserve(person_id)
-        for username, person_id in zip(self._authors,
-                                       _author_ids(self._authors, self._ids_in_texts)):
+        for username, person_id in zip(self._authors, _author_ids(
+                self._authors, self._ids_in_texts, people, self._pseudonymised())):
             people.add(Person(person_id, [username]))
         by_username = {p.usernames[0]: p for p in people}
         for (username, key), posts in self._evidence.items():
@@ -161,6 +168,19 @@ class Linker:
             person.forms = {key: self._forms[key].most_common(1)[0][0]
                             for key in person.names if key in self._forms}
         return people
+
+    def real_strings(self) -> List[str]:
+        """The dump's authors, the names and usernames its texts mention (as compared:
+        :func:`~mmbdeid.people.personmap.name_key`) and its words that read like
+        pseudonyms: what no pseudonym may be."""
+        return list(self._authors) + list(self._forms) + list(self._pseudonym_like)
+
+    def _pseudonymised(self) -> bool:
+        """Whether an earlier pseudonym scrub wrote the dump: every author is a pseudonym
+        (``U12``) and the texts hold some (``[P3]``). Otherwise an author called like a
+        pseudonym is a member called so, whose name must go like any other."""
+        return bool(self._ids_in_texts) and all(AUTHOR_PSEUDONYM.fullmatch(author)
+                                                for author in self._authors)
 
     def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person],
                         report: Callable[[str, int, int], None]) -> None:
@@ -214,21 +234,24 @@ class Linker:
         return None
 
 
-def _author_ids(usernames: Iterable[str], taken: Iterable[str] = ()) -> List[str]:
-    """``U1``, ``U2``, ... in order; an author already called like a pseudonym (``U12``:
-    a scrubbed dump scrubbed again) keeps that id, and no one else gets it, nor an id of
-    ``taken`` (pseudonyms in the texts)."""
+def _author_ids(usernames: Iterable[str], taken: Iterable[str], people: PersonMap,
+                pseudonymised: bool = False) -> List[str]:
+    """``U1``, ``U2``, ... in order, skipping the ids of ``taken`` (pseudonyms in the texts)
+    and any the map may not give (a username or name of the dump, in any case:
+    :meth:`~mmbdeid.people.personmap.PersonMap.free`). In a ``pseudonymised`` dump (a
+    scrubbed dump scrubbed again) an author already called like a pseudonym (``U12``)
+    keeps that id, and no one else gets it."""
     usernames = list(usernames)
-    reserved = {u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)}
-    reserved |= {i for i in taken if i.startswith("U")}
+    kept = ({u for u in usernames if AUTHOR_PSEUDONYM.fullmatch(u)} if pseudonymised
+            else set())
+    reserved = kept | {i for i in taken if i.startswith("U")}
     ids, number = [], 0
     for username in usernames:
-        if username in reserved:
+        if username in kept:
             ids.append(username)
             continue
         number += 1
-        while "U%d" % number in reserved:
+        while "U%d" % number in reserved or not people.free("U%d" % number):
             number += 1
         ids.append("U%d" % number)
     return ids
-

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from typing import Iterable, List, NamedTuple, Tuple
+from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 from ..kinds import PERSON_LABELS
 from ..lexicon.names import first_names
@@ -22,8 +22,8 @@ _WORD = re.compile(r"\w+")
 # Roles. A name addressed is someone the post speaks to (Farrow et al.: most often the author
 # of the post it replies to): "Hi Arhtur", "Jess, welcome", "Thank you Jo.",
 # "Good luck Monique!", "Good idea Hank.", "@Linda", "hugs to Linda".
-_GREETING = re.compile(
-    r"^\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
+_GREETING = re.compile(          # matched from the line's start to the name
+    r"\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
     r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b[\W_]*)?$",
     re.IGNORECASE)
 _ADDRESS_LEAD = re.compile(
@@ -77,7 +77,11 @@ def name_groups(text: str, spans: Iterable[Span]) -> List[Tuple[Span, ...]]:
     the mention to a person. A mention does not end with punctuation tagged on its own
     (``Linda`` ``.`` ending a sentence): that stays a span of its own."""
     groups: List[Tuple[Span, ...]] = []
-    for group in mention_groups(text, spans, keep_apart):
+    last_word = _LastWord(text)
+
+    def apart(text: str, previous: Span, span: Span) -> bool:
+        return _keep_apart(text, previous, span, last_word)
+    for group in mention_groups(text, spans, apart):
         end = len(group)
         while end > 1 and not _WORD.search(text, group[end - 1].start, group[end - 1].end):
             end -= 1
@@ -91,17 +95,53 @@ def keep_apart(text: str, previous: Span, span: Span) -> bool:
     btw``), one is an ordinary word the model tagged for its position (``Ouch Hank``;
     not next to an initial: ``David A. Foti``) or a word that is never a name (``Dr``,
     ``Thanks``, ``I``). The dot of ``C.`` tagged on its own joins."""
+    return _keep_apart(text, previous, span, _LastWord(text))
+
+
+def _keep_apart(text: str, previous: Span, span: Span, last_word: "_LastWord") -> bool:
+    """:func:`keep_apart`, finding the last word of ``previous`` with ``last_word``."""
     word = text[span.start:span.end]
     if not _WORD.search(word) or JOINER_GAP.fullmatch(text[previous.end:span.start]):
         return False                    # "C." tagged in pieces, "Ostrowski-Vale"
-    last_word = text[previous.start:previous.end].split()[-1]
-    if _never_a_name(last_word) or _never_a_name(word):
+    start, end = last_word(previous.start, previous.end)
+    core_end = end
+    while core_end > start and text[core_end - 1] == ".":
+        core_end -= 1
+    # a longer word (names run together by zero-width spaces) is in no list and no
+    # initial: only its first letter is read, not the word copied at each name
+    last = text[start:end] if core_end - start <= LONG_WORD else None
+    if _never_a_name(word) or (last is not None and _never_a_name(last)):
         return True
-    if last_word[:1].isupper() != word[:1].isupper():
+    if text[start:start + 1].isupper() != word[:1].isupper():
         return True
-    if _is_initial(last_word) or _is_initial(word):
+    if _is_initial(word) or (last is not None and _is_initial(last)):
         return False                    # "David A. Foti": an initial makes it a name
-    return ordinary_word(last_word) or ordinary_word(word)
+    return ordinary_word(word) or (last is not None and ordinary_word(last))
+
+
+LONG_WORD = 64          # longer than any word of the lists keep_apart looks words up in
+_NOT_SPACE = re.compile(r"\S+")     # what str.split() keeps: \s is its whitespace
+
+
+class _LastWord:
+    """Where the last word (``str.split()``'s) of ``text[start:end]`` starts and ends,
+    asked for a mention as it grows part by part: only the text added since the last
+    question is read, so a mention of n parts costs its length, not n times it (a post of
+    100,000 adjacent names took over 500 s)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.start = self.end = self.word_start = self.word_end = -1
+
+    def __call__(self, start: int, end: int) -> Tuple[int, int]:
+        if start != self.start or end < self.end:       # another mention: read it anew
+            self.start = self.end = self.word_start = self.word_end = start
+        for run in _NOT_SPACE.finditer(self.text, self.end, end):
+            if run.start() != self.word_end:             # not the last word going on
+                self.word_start = run.start()
+            self.word_end = run.end()
+        self.end = end
+        return self.word_start, self.word_end
 
 
 def _is_initial(word: str) -> bool:
@@ -130,22 +170,26 @@ def _names() -> frozenset:
     return first_names() | surnames
 
 
-def mention_role(text: str, start: int, end: int) -> str:
+def mention_role(text: str, start: int, end: int, line_start: Optional[int] = None) -> str:
     """Who a mention most likely is, from the words around it: ``addressee`` (someone the
     post speaks to, never its author), ``author`` (the post's own author: a sign-off or
     self-introduction), ``closing`` (thanks right before a name ending the post: a
     sign-off or someone thanked, which the names decide), ``titled`` (a name after a
-    title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    before = text[line_start:start]
-    if after_title(before):
+    title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone).
+    ``line_start``: where the mention's line starts, if known (:func:`mentions_of`)."""
+    if line_start is None:
+        line_start = text.rfind("\n", 0, start) + 1
+    # The line before the name is read in place, only as far as each question needs:
+    # copied (and stripped) for each name, a line of many names took quadratic time.
+    if _after_title(text, line_start, start):
         return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"
-    if not text[:line_start].strip() and _GREETING.match(before):
+    first_line = _NOT_SPACE.search(text, 0, line_start) is None     # nothing above it
+    if first_line and _GREETING.match(text, line_start, start):
         return "addressee"
     # the lead patterns end at the name: they are matched on the line's last words only
-    lead = _last_words(before)
+    lead = _last_words(text, line_start, start)
     if _SELF_LEAD.search(lead) or _SELF_AFTER.match(text, end):
         return "author"
     ends_post = not _WORD.search(text, end)
@@ -153,7 +197,7 @@ def mention_role(text: str, start: int, end: int) -> str:
         return "closing" if ends_post else "addressee"
     if _GREETING_LEAD.search(lead):
         return "addressee"
-    if ends_post and (_at_most_words(before, SIGNOFF_MAX_WORDS)
+    if ends_post and (_at_most_words(text, SIGNOFF_MAX_WORDS, line_start, start)
                       or _SIGNOFF_LEAD.search(lead)):
         return "author"
     if _ADDRESS_LEAD.search(lead):
@@ -174,17 +218,19 @@ LEAD_WINDOW = 64        # characters looked at for those runs first
 _ALPHANUMERIC_RUN = re.compile(r"[^\W_]+")
 
 
-def _last_words(before: str) -> str:
-    """The end of ``before`` from a word's start with ``LEAD_RUNS`` runs of letters and
-    digits or more after it (``before`` itself if it has fewer): a pattern ending at
-    ``$`` and holding fewer runs matches it where it matches ``before``."""
-    if len(before) <= LEAD_WINDOW:
-        return before
-    starts = [m.start() for m in _ALPHANUMERIC_RUN.finditer(before, len(before) - LEAD_WINDOW)]
+def _last_words(text: str, line_start: int = 0, end: Optional[int] = None) -> str:
+    """The end of ``before`` (``text[line_start:end]``) from a word's start with
+    ``LEAD_RUNS`` runs of letters and digits or more after it (``before`` itself if it has
+    fewer): a pattern ending at ``$`` and holding fewer runs matches it where it matches
+    ``before``."""
+    end = len(text) if end is None else end
+    if end - line_start <= LEAD_WINDOW:
+        return text[line_start:end]
+    starts = [m.start() for m in _ALPHANUMERIC_RUN.finditer(text, end - LEAD_WINDOW, end)]
     for start in reversed(starts[:max(len(starts) - LEAD_RUNS + 1, 0)]):
-        if not _is_word_character(before[start - 1]):
-            return before[start:]
-    return before
+        if not _is_word_character(text[start - 1]):
+            return text[start:end]
+    return text[line_start:end]
 
 
 def _is_word_character(character: str) -> bool:
@@ -192,24 +238,32 @@ def _is_word_character(character: str) -> bool:
     return character.isalnum() or character == "_"
 
 
-def _at_most_words(text: str, most: int) -> bool:
-    return sum(1 for _ in itertools.islice(_WORD.finditer(text), most + 1)) <= most
+def _at_most_words(text: str, most: int, start: int, end: int) -> bool:
+    words = _WORD.finditer(text, start, end)
+    return sum(1 for _ in itertools.islice(words, most + 1)) <= most
 
 
 def after_title(before: str) -> bool:
     """Whether the text ``before`` a name ends with a title (``Dr. ``, ``Nurse ``)."""
+    return _after_title(before, 0, len(before))
+
+
+def _after_title(text: str, line_start: int, end: int) -> bool:
+    """:func:`after_title` of ``text[line_start:end]``, read in place from its end."""
     # as the pattern (\w+)(\.?)[ \t]+$ would find it, without trying every position
-    stripped = before.rstrip(" \t")
-    if len(stripped) == len(before):
+    stripped = end
+    while stripped > line_start and text[stripped - 1] in " \t":
+        stripped -= 1
+    if stripped == end:
         return False
-    dot = "." if stripped.endswith(".") else ""
-    word_end = len(stripped) - len(dot)
+    dot = stripped > line_start and text[stripped - 1] == "."
+    word_end = stripped - dot
     word_start = word_end
-    while word_start and _is_word_character(stripped[word_start - 1]):
+    while word_start > line_start and _is_word_character(text[word_start - 1]):
         word_start -= 1
     if word_start == word_end:
         return False
-    word = stripped[word_start:word_end]
+    word = text[word_start:word_end]
     key = word.lower()
     # (imported here: the detectors' modules load the tokenizer's tables, which the
     # command line does not need to start)
@@ -227,11 +281,14 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
     person_spans = [s for s in spans if s.label in PERSON_LABELS
                     and not _never_a_name(text[s.start:s.end])]
     mentions = []
+    line_start = read_to = 0          # each mention's line start, found reading on
     for parts in name_groups(text, person_spans):
         s = join(parts)
         if _WORD.search(text, s.start, s.end):
+            line_start = text.rfind("\n", read_to, s.start) + 1 or line_start
+            read_to = s.start
             mentions.append(Mention(s.start, s.end, visible_text(text[s.start:s.end]), s.label,
-                                    mention_role(text, s.start, s.end), parts))
+                                    mention_role(text, s.start, s.end, line_start), parts))
     return _unrole_lists(text, mentions)
 
 

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Dict, Iterator, List, Optional
+from typing import IO, Dict, Iterable, Iterator, List, Optional, Set
 
 from ..errors import InputError
 
@@ -63,6 +63,7 @@ class PersonMap:
         self._by_username: Dict[str, Person] = {}
         self._order: Dict[str, int] = {}
         self._next_number: Counter = Counter()
+        self._avoided: Set[str] = set()         # what no new id may be, case-folded
 
     def __iter__(self) -> Iterator[Person]:
         return iter(self._people.values())
@@ -96,9 +97,25 @@ class PersonMap:
             prefix, number = match.group(1), int(match.group(2))
             self._next_number[prefix] = max(self._next_number[prefix], number)
 
+    def avoid(self, strings: Iterable[str]) -> None:
+        """No new identifier will equal one of ``strings`` (the dump's usernames and
+        names), in any case: a member called ``U2`` never shares a pseudonym with
+        someone else's ``[U2]``."""
+        self._avoided.update(string.casefold() for string in strings)
+
     def next_id(self, prefix: str) -> str:
-        """A fresh identifier, numbered after the highest one with this prefix."""
-        return "%s%d" % (prefix, self._next_number[prefix] + 1)
+        """A fresh identifier, numbered after the highest one with this prefix, and
+        equal to no username of the map nor string it was told to :meth:`avoid`."""
+        number = self._next_number[prefix] + 1
+        while not self.free("%s%d" % (prefix, number)):
+            number += 1
+        return "%s%d" % (prefix, number)
+
+    def free(self, person_id: str) -> bool:
+        """Whether ``person_id`` may be given to someone new: it is no username of the map
+        nor a string to :meth:`avoid`, in any case."""
+        folded = person_id.casefold()
+        return folded not in self._avoided and folded not in self._by_username
 
     def by_username(self, username: str) -> Optional[Person]:
         return self._by_username.get(username.casefold())
@@ -170,4 +187,5 @@ class PersonMap:
                 person.names[key] += int(count.group(1)) if count else 1
                 person.forms.setdefault(key, written.strip())
             people.add(person)
+            people.avoid(person.names)           # a name of the map is no new id either
         return people

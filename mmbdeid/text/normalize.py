@@ -22,9 +22,10 @@ fragments, and the fragment not tagged would stay in the output. So detection wo
 
 Like NLTK's ``span_tokenize``, nothing is lost on the way: :meth:`Normalized.original_span`
 maps a span of the visible text to the whole extent it came from in the original, so
-``<b>Lin</b>da`` is removed from ``L`` to ``a``: the tag inside the name goes with it, the
-tag before it stays (as both tags of ``<b>Linda</b>`` do). A text with nothing to
-normalise (checked by one quick search) is its own visible text.
+``<b>Lin</b>da`` is found from ``L`` to ``a``, the tag inside the name within the span, the
+tag before it outside (as both tags of ``<b>Linda</b>`` are); the output keeps both
+(:mod:`mmbdeid.text.markup`). A text with nothing to normalise (checked by one quick
+search) is its own visible text.
 """
 import html
 import re
@@ -41,13 +42,13 @@ Edit = Tuple[int, int, str]           # (start, end, replacement) in the origina
 # embeddings and isolates, invisible operators and the Mongolian vowel separator.
 INVISIBLE_CHARACTERS = ("\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
                         "\ufeff")
-_INLINE_TAG = (r"</?(?:b|i|u|em|strong|span)(?:\s[^<>]{0,200})?>"
-               r"|\[/?[biu]\]")
+INLINE_TAG = (r"</?(?:b|i|u|em|strong|span)(?:\s[^<>]{0,200})?>"
+              r"|\[/?[biu]\]")
 _HIDDEN = re.compile(
     # inside a word first, so that a run of tags and invisible characters goes whole
-    r"(?<=" + WORD_CHARACTER + r")(?:[" + INVISIBLE_CHARACTERS + r"]|" + _INLINE_TAG + r")+"
+    r"(?<=" + WORD_CHARACTER + r")(?:[" + INVISIBLE_CHARACTERS + r"]|" + INLINE_TAG + r")+"
     r"(?=" + WORD_CHARACTER + r")"
-    r"|(?:" + _INLINE_TAG + r")+", re.IGNORECASE)
+    r"|(?:" + INLINE_TAG + r")+", re.IGNORECASE)
 _REFERENCE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z][A-Za-z0-9]{0,31};)")
 # What every normalisation starts with: most posts have none of it and skip the step.
 _MAYBE = re.compile(r"[&<\[" + INVISIBLE_CHARACTERS + r"]")

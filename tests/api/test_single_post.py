@@ -27,13 +27,31 @@ def test_analyze_takes_the_fields_too():
 
 
 @pytest.mark.parametrize("fields, error", [
-    ({"author": 7}, "author must be a string, not an int"),
-    ({"thread": ["t1"]}, "thread must be a string, not a list"),
-    ({"board": b"x"}, "board must be a string, not "),
+    ({"author": True}, "author must be a string or a number, not a bool"),
+    ({"thread": ["t1"]}, "thread must be a string or a number, not a list"),
+    ({"board": b"x"}, "board must be a string or a number, not "),
 ])
-def test_fields_that_are_not_strings_are_refused_by_name(fields, error):
+def test_fields_that_are_neither_strings_nor_numbers_are_refused_by_name(fields, error):
     with pytest.raises(TypeError, match=error):
         mmbdeid.scrub("Hi Kay", **fields)
+
+
+NUMBERED = "best decision ever. 4417 go for whatever makes you feel like you"
+
+
+@pytest.mark.parametrize("call", [mmbdeid.scrub, lambda text, **fields:
+                                  mmbdeid.Scrubber().scrub(text, **fields)])
+def test_numeric_fields_are_read_as_a_dump_reads_them(call):
+    # a forum's member, thread and board numbers, as the command line and scrub_records
+    # take them: the author's number is their username
+    expected = "best decision ever. [USER] go for whatever makes you feel like you"
+    assert "4417" in call(NUMBERED)              # a number: kept unless it is the author
+    assert call(NUMBERED, author=4417, thread=30, board=7) == expected
+    assert call(NUMBERED, author="4417", thread="30", board="7") == expected
+    record = {"id": 1, "text": NUMBERED, "author": 4417, "thread": 30, "board": 7}
+    assert next(mmbdeid.scrub_records([record])) == dict(record, text=expected)
+    spans = mmbdeid.analyze(NUMBERED, author=4417)
+    assert [(s.label, s.start, s.end) for s in spans] == [("USER", 20, 24)]
 
 
 @pytest.mark.slow

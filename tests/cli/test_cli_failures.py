@@ -58,6 +58,9 @@ def run(argv, capsys):
     (["-o", "sub"], "sub: is a directory"),
     (["-o", "missing/out.jsonl"], "directory"),
     (["-o", "out.jsonl", "--stats", "{dump}"], None),   # an existing input: read, not built
+    # raw rejected posts are not written beside a device (/dev/null.rejects.jsonl)
+    (["-o", "/dev/null", "--skip-bad"], "--skip-bad with -o /dev/null needs --rejects FILE"),
+    (["-o", "-", "--skip-bad"], "--skip-bad with -o - needs --rejects FILE"),
 ])
 def test_outputs_are_checked_before_any_work(tmp_path, capsys, tiny_model_path, extra, bad,
                                              monkeypatch):

@@ -88,6 +88,10 @@ def test_the_key_is_in_no_output_and_no_message(tmp_path, tiny_model_path, capfd
                     assert piece not in handle.read(), name
 
 
+NOT_A_KEY_FILE = ("the hash key file is not a regular file (a device, FIFO or directory): "
+                  "give a file holding the key, or set MMBDEID_HASH_KEY")
+
+
 @pytest.mark.parametrize("options, key, message", [
     (["--mode", "hash"], None, "mmbdeid: error: --mode hash needs a key of at least 16 "
                                "bytes: --hash-key-file FILE or the environment variable "
@@ -99,6 +103,16 @@ def test_the_key_is_in_no_output_and_no_message(tmp_path, tiny_model_path, capfd
      "mmbdeid: error: {tmp}/hash.key: the hash key file is empty"),
     (["--mode", "hash", "--hash-key-file", "{tmp}/hash.key"], b"short secret\n",
      "mmbdeid: error: {tmp}/hash.key: the hash key is shorter than 16 bytes"),
+    # read whole, so only a regular file, and a small one (/dev/zero filled the memory)
+    pytest.param(["--mode", "hash", "--hash-key-file", "/dev/zero"], None,
+                 "mmbdeid: error: /dev/zero: " + NOT_A_KEY_FILE, id="device"),
+    pytest.param(["--mode", "hash", "--hash-key-file", "{tmp}/hash.key"], "FIFO",
+                 "mmbdeid: error: {tmp}/hash.key: " + NOT_A_KEY_FILE, id="fifo"),
+    pytest.param(["--mode", "hash", "--hash-key-file", "{tmp}"], None,
+                 "mmbdeid: error: {tmp}: " + NOT_A_KEY_FILE, id="directory"),
+    pytest.param(["--mode", "hash", "--hash-key-file", "{tmp}/hash.key"], "64 KiB + 1",
+                 "mmbdeid: error: {tmp}/hash.key: the hash key file is over 64 KiB: a key "
+                 "is a few dozen bytes (the wrong file?)", id="over-64-KiB"),
     (["--hash-key-file", "{tmp}/hash.key"], KEY,
      "mmbdeid: error: --hash-key-file needs --mode hash"),
     (["--mode", "mask", "--hash-key-file", "{tmp}/hash.key"], KEY,
@@ -110,7 +124,11 @@ def test_a_bad_key_stops_before_any_work(tmp_path, capsys, monkeypatch, options,
                                          message):
     monkeypatch.delenv("MMBDEID_HASH_KEY", raising=False)
     dump = write_jsonl(tmp_path / "dump.jsonl", POSTS)
-    if key is not None:
+    if key == "FIFO":                       # never opened: no writer would come
+        os.mkfifo(tmp_path / "hash.key")
+    elif key == "64 KiB + 1":
+        (tmp_path / "hash.key").write_bytes(b"k" * (64 * 1024 + 1))
+    elif key is not None:
         (tmp_path / "hash.key").write_bytes(key)
     options = [o.format(tmp=tmp_path) for o in options]
     assert main(["scrub", str(dump), "-o", str(tmp_path / "out.jsonl")] + options) == 2

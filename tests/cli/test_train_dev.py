@@ -123,3 +123,14 @@ def test_a_dev_set_without_names_is_one_line_error(tmp_path, capsys, tiny_corpus
     assert _error_lines(err) == [
         "mmbdeid: error: %s: no gold name tokens: recall is undefined" % dev]
     assert not model.exists()
+
+
+@pytest.mark.parametrize("option", [["--target-recall", "0.95"], ["--force"]])
+def test_a_dev_option_without_dev_is_refused_not_ignored(tmp_path, capsys, tiny_corpus_path,
+                                                         option):
+    model = tmp_path / "m.mmbdeid"
+    assert main(["train", tiny_corpus_path, "-o", str(model), "--max-iterations", "5",
+                 "-q"] + option) == 2
+    assert capsys.readouterr().err == ("mmbdeid: error: %s needs --dev (the threshold is "
+                                       "chosen on a development set)\n" % option[0])
+    assert os.listdir(tmp_path) == []

@@ -40,3 +40,25 @@ def test_measure(people, consistent_people, consistent_mentions, missed):
     assert (result.mentions, result.consistent_mentions) == (3, consistent_mentions)
     assert result.missed_mentions == missed
     assert result.people_share == consistent_people / 2
+
+
+THIRD_PARTY = [
+    {"id": "3", "text": "My husband Will and Will's mother", "spans": [
+        {"start": 11, "end": 15, "label": "NAME", "person": "~will"},
+        {"start": 20, "end": 24, "label": "NAME", "person": "~will"}]},
+]
+
+
+@pytest.mark.parametrize("ids, consistent_mentions, consistent_people", [
+    (("P4", "P4"), 2, 1),          # someone who never posts: one id, any id, is consistent
+    (("P4", "P5"), 1, 0),          # split: the id most mentions got (the first on a tie)
+    (("P4", None), 1, 0),          # one mention left
+])
+def test_people_who_never_post_are_measured_by_their_one_id(ids, consistent_mentions,
+                                                            consistent_people):
+    gold = gold_mentions(THIRD_PARTY)
+    spans = {"3": [{"start": m[1], "end": m[2], "person": i}
+                   for m, i in zip(gold, ids) if i is not None]}
+    result = measure(gold, spans, AUTHORS)
+    assert (result.mentions, result.consistent_mentions) == (2, consistent_mentions)
+    assert (result.people, result.consistent_people) == (1, consistent_people)

@@ -37,6 +37,14 @@ def rewrite_in_place(dump):
         handle.write(data.replace(b"Monday", b"Sunday"))
 
 
+def rewrite_unseen(dump):
+    """``rewrite_in_place`` with the modification time put back: only the records can
+    show the change."""
+    status = os.stat(dump)
+    rewrite_in_place(dump)
+    os.utime(dump, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
 def shorten(dump):
     lines = dump.read_bytes().splitlines(keepends=True)
     dump.write_bytes(b"".join(lines[:2]))
@@ -140,12 +148,63 @@ def test_pass_3_names_the_first_record_that_changed(tmp_path, monkeypatch, capsy
     monkeypatch.chdir(tmp_path)
     dump = tmp_path / "dump.jsonl"
     write_jsonl(dump, POSTS)
-    hook_progress(monkeypatch, "pass 3/3", "start", lambda: replace_file(dump))
+    hook_progress(monkeypatch, "pass 3/3", "start", lambda: rewrite_unseen(dump))
     assert main(["scrub", str(dump), "-o", "out.jsonl", "--mode", "pseudonym", "-q",
                  "-j", "1", "--model", tiny_model_path]) == 2
     assert capsys.readouterr().err == (
         "mmbdeid: error: %s:3: changed during the run (pass 3/3 found another record here "
         "than pass 2/3); nothing written: run again once it stays put\n" % dump)
+
+
+
+def long_dump(dump, posts=3000):
+    """Posts of one line of exactly 100 bytes each: no read of the reader's buffer ends at
+    the end of a line (its sizes are powers of two)."""
+    lines = []
+    for number in range(posts):
+        line = json.dumps({"id": "c%04d" % number, "thread": "t%d" % (number // 10),
+                           "text": ""})
+        lines.append(line[:-2] + "x" * (99 - len(line)) + '"}\n')
+    assert {len(line) for line in lines} == {100}
+    dump.write_text("".join(lines), encoding="utf-8")
+
+
+@pytest.mark.parametrize("label, reader", [("pass 1/2", "pass 1"), ("pass 2/2", "pass 2/2")])
+def test_a_dump_cut_short_under_a_reader_changed_it_has_no_bad_line(tmp_path, monkeypatch,
+                                                                    capsys, tiny_model_path,
+                                                                    label, reader):
+    """Cut mid-line behind the reader, the dump ends in half a record: not a malformed
+    line (past the dump's new end), but a dump that changed."""
+    monkeypatch.chdir(tmp_path)
+    dump = tmp_path / "dump.jsonl"
+    long_dump(dump)
+    fired = hook_progress(monkeypatch, label, "update", lambda: os.truncate(dump, 5050))
+    status = main(["review", str(dump), "-o", "review.csv", "-q", "-j", "1", "--model",
+                   tiny_model_path])
+    assert fired
+    assert status == 2
+    assert capsys.readouterr().err == (
+        "mmbdeid: error: %s: changed during the run (its size, modification time or inode "
+        "differ during %s from when pass 1 began); nothing written: run again once it "
+        "stays put\n" % (dump, reader))
+    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl"]
+
+
+def test_a_dump_replaced_after_pass_1_stops_the_run_before_pass_2(tmp_path, monkeypatch,
+                                                                  capsys, tiny_model_path):
+    """Replaced as pass 1 ends (its statistics still being finished), the dump is not read
+    by pass 2 to find it out only once pass 2 has done its work."""
+    monkeypatch.chdir(tmp_path)
+    dump = tmp_path / "dump.jsonl"
+    write_jsonl(dump, POSTS)
+    hook_progress(monkeypatch, "pass 1/3", "end", lambda: replace_file(dump))
+    assert main(["scrub", str(dump), "-o", "out.jsonl", "-q", "-j", "1", "--model",
+                 tiny_model_path]) == 2
+    assert capsys.readouterr().err == (
+        "mmbdeid: error: %s: changed during the run (its size, modification time or inode "
+        "differ after pass 1 from when pass 1 began); nothing written: run again once it "
+        "stays put\n" % dump)
+    assert sorted(os.listdir(tmp_path)) == ["dump.jsonl"]
 
 # --- JSON nested too deep ------------------------------------------------------------------
 

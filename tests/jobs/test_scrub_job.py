@@ -58,6 +58,23 @@ def test_skip_bad_writes_rejects_and_goes_on(tmp_path, tiny_model_path, capsys):
     assert "rejected 2 bad records" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("mode", ["placeholder", "mask", "hash", "pseudonym", "surrogate"])
+def test_a_reject_file_is_made_only_when_a_record_is_rejected(tmp_path, tiny_model_path,
+                                                              monkeypatch, mode):
+    """In every mode: no empty reject file beside a clean run's output; one an earlier run
+    left is emptied, never kept as if it were this run's."""
+    monkeypatch.setenv("MMBDEID_HASH_KEY", "fictional hash key 0123456789")
+    out, rejects = tmp_path / "out.jsonl", tmp_path / "out.jsonl.rejects.jsonl"
+    argv = ["-o", str(out), "--skip-bad", "--mode", mode, "--model", tiny_model_path,
+            "-q", "-j", "1"]
+    assert main(["scrub", write_dump(tmp_path / "clean.jsonl", 4)] + argv) == 0
+    assert sorted(os.listdir(tmp_path)) == ["clean.jsonl", "out.jsonl"]
+    assert main(["scrub", write_dump(tmp_path / "bad.jsonl", 4, bad_lines=(2,))] + argv) == 0
+    assert [json.loads(line)["line"] for line in rejects.read_text().splitlines()] == [2]
+    assert main(["scrub", str(tmp_path / "clean.jsonl")] + argv) == 0
+    assert rejects.read_bytes() == b""
+
+
 def test_without_skip_bad_the_first_bad_record_stops_the_run(tmp_path, tiny_model_path,
                                                              capsys):
     dump = write_dump(tmp_path / "dump.jsonl", 20, bad_lines=(11,))

@@ -92,6 +92,83 @@ def test_review_strings_keep_non_name_words_apart():
                                                        "Mary Jane"]
 
 
+class CountedText(str):
+    """A post that counts the characters sliced out of it or searched for a line break."""
+    sliced = 0
+
+    def __getitem__(self, index):
+        part = str.__getitem__(self, index)
+        CountedText.sliced += len(part)
+        return part
+
+    def rfind(self, sub, start=0, end=None):
+        CountedText.sliced += len(str.__getitem__(self, slice(start, end)))
+        return str.rfind(self, sub, start, len(self) if end is None else end)
+
+
+def characters_sliced_to_group(names, gap):
+    text = CountedText(gap.join(["Linda"] * names))
+    spans = [Span("NAME", i * (5 + len(gap)), i * (5 + len(gap)) + 5, 0.9, "crf")
+             for i in range(names)]
+    CountedText.sliced = 0
+    (group,) = name_groups(text, spans)
+    assert len(group) == names
+    return CountedText.sliced
+
+
+@pytest.mark.parametrize("gap", [" ", "\u200b", ""])
+def test_grouping_adjacent_names_is_linear(gap):
+    # the mention's last word read as the mention grows, not the mention split anew at
+    # each name ("Linda Linda ..." 100,000 times took over 500 s); names a zero-width
+    # space apart, or touching, make one word that grows with them
+    assert characters_sliced_to_group(800, gap) <= 2.2 * characters_sliced_to_group(400, gap)
+
+
+def characters_read_for_mentions(names, gap):
+    text = CountedText(gap.join(["Linda"] * names))
+    spans = [Span("NAME", i * (5 + len(gap)), i * (5 + len(gap)) + 5, 0.9, "crf")
+             for i in range(names)]
+    CountedText.sliced = 0
+    assert len(mentions_of(text, spans)) == names
+    return CountedText.sliced
+
+
+@pytest.mark.parametrize("gap", [", ", "\n", ". "])
+def test_many_mentions_are_read_in_linear_time(gap):
+    # each mention's role read from its line in place, not the line before it copied (and
+    # the post before it stripped) for each ("Linda, Linda, ...": 100,000 names, 20 s)
+    assert characters_read_for_mentions(800, gap) <= 2.2 * characters_read_for_mentions(400,
+                                                                                         gap)
+
+
+def test_long_words_are_in_no_list_keep_apart_reads():
+    from mmbdeid.lexicon.wordlists import load_wordlist
+    from mmbdeid.people.mentions import LONG_WORD, _common_words
+    for words in (load_wordlist("greetings"), load_wordlist("honorifics"), _common_words()):
+        assert max(map(len, words)) < LONG_WORD
+
+
+@pytest.mark.parametrize("text, apart", [
+    ("Linda Linda", False),
+    ("Ouch Hank", True),
+    ("Kristen btw", True),
+    ("Dr Osei", True),
+    ("David A", False),
+    ("A.A Foti", False),
+    ("x" * 70 + "\u200bLinda", True),                   # the case differs
+    ("X" * 70 + "\u200bLinda", False),
+    ("X" * 70 + "\u200bA", False),
+    ("A" + "." * 70 + " Linda", False),              # an initial with many dots
+    ("a" + "." * 70 + " Linda", True),               # "a" is never a name
+])
+def test_keep_apart_reads_the_last_word(text, apart):
+    from mmbdeid.people.mentions import keep_apart
+    cut = max(text.rfind(" "), text.rfind("\u200b"))
+    previous = Span("NAME", 0, cut, 0.5, "crf")
+    span = Span("NAME", cut + 1, len(text), 0.5, "crf")
+    assert keep_apart(text, previous, span) is apart
+
+
 # -- through the command line (the bundled default model) -----------------------------
 POSTS = [
     {"id": "1", "board": "b", "thread": "t", "author": "mjpoe", "parent": None,

@@ -71,11 +71,20 @@ def test_scrubbing_the_output_again_changes_nothing(tmp_path, monkeypatch, mode)
 
 
 def test_pseudonym_authors_keep_their_ids_when_scrubbed_again(tmp_path):
+    # a pseudonym scrub's output: every author a pseudonym, pseudonyms in the texts
+    posts = [{"id": str(i), "board": "b", "thread": "t", "author": author,
+              "text": "ok [P1]"} for i, author in enumerate(["U3", "U1", "U3"])]
+    out = scrub(tmp_path, posts, "--mode", "pseudonym")
+    assert [post["author"] for post in out] == ["U3", "U1", "U3"]
+
+
+def test_members_called_like_pseudonyms_in_a_raw_dump_get_new_ids(tmp_path):
+    # kaygirl posts too, so U3 and U1 are members' usernames (issue 29): no pseudonym may
+    # equal them, and theirs go; U01 is no pseudonym we write either
     posts = [{"id": str(i), "board": "b", "thread": "t", "author": author, "text": "ok"}
              for i, author in enumerate(["U3", "kaygirl", "U1", "U01"])]
     out = scrub(tmp_path, posts, "--mode", "pseudonym")
-    # U3 and U1 are pseudonyms already; U01 is no pseudonym we write, so a new id
-    assert [post["author"] for post in out] == ["U3", "U2", "U1", "U4"]
+    assert [post["author"] for post in out] == ["U2", "U4", "U5", "U6"]
 
 
 def test_new_people_are_numbered_after_the_pseudonyms_in_the_texts(tmp_path):

@@ -1,6 +1,7 @@
 """Names split by invisible characters, inline markup or character references (issue 18):
-detection reads the visible text, and the whole original extent of the name is removed, in
-every output mode; the spans file points into the original text. The texts are fictional."""
+detection reads the visible text, and the name's whole original extent is replaced, in
+every output mode, keeping the markup inside it in place (issue 29); the spans file points
+into the original text. The texts are fictional."""
 import pytest
 
 import mmbdeid
@@ -13,24 +14,24 @@ from mmbdeid.files.corpora import load_labelled
 INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 # Each way of writing the name, and what of it stays around the placeholder.
 SPLIT_NAMES = [("Li%snda" % character, "[NAME]") for character in INVISIBLE] + [
-    ("<b>Lin</b>da", "<b>[NAME]"),
-    ("Lin<i>da</i>", "[NAME]</i>"),
-    ("<strong>Li</strong>nda", "<strong>[NAME]"),
-    ('Li<span class="x">nda</span>', "[NAME]</span>"),
-    ("[b]Lin[/b]da", "[b][NAME]"),
-    ("[u]Li[/u]nda", "[u][NAME]"),
+    ("<b>Lin</b>da", "<b>[NAME]</b>"),         # every tag stays, in place
+    ("Lin<i>da</i>", "[NAME]<i></i>"),
+    ("<strong>Li</strong>nda", "<strong>[NAME]</strong>"),
+    ('Li<span class="x">nda</span>', '[NAME]<span class="x"></span>'),
+    ("[b]Lin[/b]da", "[b][NAME][/b]"),
+    ("[u]Li[/u]nda", "[u][NAME][/u]"),
     ("<b>Linda</b>", "<b>[NAME]</b>"),           # markup around the name stays
     ("&#76;inda", "[NAME]"),
     ("&#x4c;inda", "[NAME]"),
     ("Lind&#97;", "[NAME]"),
     ("Li&#8203;nda", "[NAME]"),
-    ("&#76;i\u00ad<i>nda</i>", "[NAME]</i>"),
+    ("&#76;i\u00ad<i>nda</i>", "[NAME]<i></i>"),
 ]
 # One of each way in the default run: an invisible character, markup, BBCode, a character
 # reference, all three at once.
-DEFAULT_RUN_NAMES = [("Li\u200bnda", "[NAME]"), ("<b>Lin</b>da", "<b>[NAME]"),
-                     ("[b]Lin[/b]da", "[b][NAME]"), ("&#76;inda", "[NAME]"),
-                     ("&#76;i\u00ad<i>nda</i>", "[NAME]</i>")]
+DEFAULT_RUN_NAMES = [("Li\u200bnda", "[NAME]"), ("<b>Lin</b>da", "<b>[NAME]</b>"),
+                     ("[b]Lin[/b]da", "[b][NAME][/b]"), ("&#76;inda", "[NAME]"),
+                     ("&#76;i\u00ad<i>nda</i>", "[NAME]<i></i>")]
 LETTER = "Thanks %s, my TSH is fine now."
 FRAGMENTS = ("Li", "Lin", "nda", "da>", " da", "inda", "&#")
 
@@ -46,7 +47,7 @@ def test_no_fragment_of_a_split_name_is_left_and_scrubbing_again_changes_nothing
 
 def test_a_split_name_is_found_by_the_deny_list_too():
     text = "Dr. Kowal\u200bczyk and Dr. Kowal<i>czyk</i> agree"
-    assert mmbdeid.scrub(text, deny=["Kowalczyk"]) == "Dr. [NAME] and Dr. [NAME]</i> agree"
+    assert mmbdeid.scrub(text, deny=["Kowalczyk"]) == "Dr. [NAME] and Dr. [NAME]<i></i> agree"
 
 
 POSTS = [
