@@ -169,7 +169,7 @@ def long_dump(dump, posts=3000):
     dump.write_text("".join(lines), encoding="utf-8")
 
 
-@pytest.mark.parametrize("label, reader", [("pass 1/2", "pass 1"), ("pass 2/2", "pass 2/2")])
+@pytest.mark.parametrize("label, reader", [("pass 1/3", "pass 1"), ("pass 2/3", "pass 2/3")])
 def test_a_dump_cut_short_under_a_reader_changed_it_has_no_bad_line(tmp_path, monkeypatch,
                                                                     capsys, tiny_model_path,
                                                                     label, reader):
