@@ -49,7 +49,8 @@ DESCRIPTIONS = {
              "called what across posts and threads. Edit the map, then scrub with --map.",
              ["mmbdeid link dump.jsonl -o people.map --scope board",
               "mmbdeid scrub dump.jsonl -o scrubbed.jsonl --mode pseudonym --map people.map"]),
-    "review": ("List every distinct string the model would remove, most frequent first, with "
+    "review": ("List every distinct string scrub removes (in --mode placeholder, pseudonym "
+               "or surrogate), most frequent first, with "
                "its count, mean probability, label, an example in context and the posts it "
                "is in; with --html, also a page showing each post with its removals "
                "highlighted, and what may be left (near-misses, posts with no removal but "
@@ -67,9 +68,11 @@ DESCRIPTIONS = {
                   "mmbdeid annotate tagged.jsonl -o tag.html --labels NAME,USER",
                   "mmbdeid train sample.annotated.jsonl -o board.mmbdeid"]),
     "audit": ("Look through scrubbed output for usernames, authors' names and person-map "
-              "names that are still there. Exit status 1 when something is found, 0 when "
-              "clean.",
-              ["mmbdeid audit scrubbed.jsonl --original dump.jsonl --map people.map"]),
+              "names that are still there, and (--spans) for the spans the scrub removed; "
+              "list the model's near-misses in it; end with what was searched and what "
+              "was not. Exit status 1 when a leak is found, else 0.",
+              ["mmbdeid audit scrubbed.jsonl --original dump.jsonl --map people.map "
+               "--spans scrubbed.spans.jsonl"]),
     "evaluate": ("Per-token name metrics of a model on hand-tagged gold data at one "
                  "threshold: precision, recall, F1, specificity and the posts that still "
                  "hold a name. CoNLL files are scored as the text a person would have typed. "

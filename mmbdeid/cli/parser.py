@@ -101,8 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
                               "called what) of a dump, for editing and 'scrub --map'")
     _person_options(link)
     review = _detecting_command(commands, "review", "LIST.csv", "list every distinct "
-                                "string the model would remove, most frequent first (CSV)")
-    _list_options(review)
+                                "string scrub removes, most frequent first (CSV)")
+    review.add_argument("--mode", choices=REVIEW_MODES, default="placeholder",
+                        help="review what 'scrub --mode' removes: placeholder (default; "
+                             "mask and hash remove the same), or pseudonym or surrogate "
+                             "(the person map's names spread across the dump)")
+    review.add_argument("--map", metavar="MAP",
+                        help="person mode: the (edited) person map 'scrub --map' would use")
+    _person_options(review)
     review.add_argument("--html", metavar="PAGE.html",
                         help="also write one self-contained HTML page (private, like the "
                              "list): each post with its removals highlighted by label and "
@@ -137,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="person map: each author's names are searched in their posts")
     audit.add_argument("--allow", metavar="FILE",
                        help="the scrub's allow list: terms kept on purpose are not leaks")
+    audit.add_argument("--spans", metavar="SPANS.jsonl",
+                       help="the scrub's spans file (with --original): every removed "
+                            "span's text is searched in its post")
+    audit.add_argument("--model", metavar="MODEL",
+                       help="the model whose near-misses in the output are listed "
+                            "(default: the bundled model)")
     audit.add_argument("--unsearched", metavar="FILE",
                        help="also write the parts of usernames and names not searched "
                             "(ordinary words), one a line (private: they are parts of "
@@ -420,6 +432,9 @@ def _list_options(parser) -> None:
                         help="terms never removed, one per line (or a review CSV)")
     parser.add_argument("--deny", metavar="FILE",
                         help="terms always removed, one per line (or a review CSV)")
+
+
+REVIEW_MODES = ("placeholder", "pseudonym", "surrogate")   # what removes differently
 
 
 def _person_options(parser) -> None:

@@ -25,8 +25,7 @@ def run_scrub(args) -> int:
     elif args.rejects:
         raise InputError("--rejects needs --skip-bad")
     from ..output.operators import OPERATORS
-    if args.map and not OPERATORS[args.mode].needs_people:
-        raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    _check_map(args)
     if args.mark_surrogates and args.mode != "surrogate":
         raise InputError("--mark-surrogates needs --mode surrogate")
     hash_key = None
@@ -35,9 +34,6 @@ def run_scrub(args) -> int:
         hash_key = find_key(args.hash_key_file)     # before any work; never shown
     elif args.hash_key_file:
         raise InputError("--hash-key-file needs --mode hash")
-    if args.map:
-        from ..people.personmap import PersonMap
-        PersonMap.read(args.map)                    # a bad map fails before any work
     config = _run_config(args, output_format=posts_output_format(
                              args.output, posts_source(args, args.dump), args.output_format),
                          spans_path=args.spans, rejects_path=rejects, mode=args.mode,
@@ -50,6 +46,16 @@ def run_scrub(args) -> int:
         summary = scrub_dump(config, engine)
     report(args, summary)
     return EXIT_OK
+
+
+def _check_map(args) -> None:
+    """--map goes with a person mode; a bad map fails before any work."""
+    from ..output.operators import OPERATORS
+    if args.map and not OPERATORS[args.mode].needs_people:
+        raise InputError("--map needs --mode pseudonym or --mode surrogate")
+    if args.map:
+        from ..people.personmap import PersonMap
+        PersonMap.read(args.map)
 
 
 def run_link(args) -> int:
@@ -65,11 +71,13 @@ def run_link(args) -> int:
 
 
 def run_review(args) -> int:
-    from ..jobs.passes import ReviewPage, review_dump
+    from ..jobs.review_pass import ReviewPage, review_dump
 
     if args.html_posts is not None and not args.html:
         raise InputError("--html-posts needs --html")
-    config = _run_config(args, output_format=args.output_formats["output"])
+    _check_map(args)
+    config = _run_config(args, output_format=args.output_formats["output"], mode=args.mode,
+                         person_map=args.map, scope=args.scope)
     page = None
     if args.html:
         # the page states the threshold the run used
@@ -96,32 +104,43 @@ def run_stats(args) -> int:
 
 
 def run_audit(args) -> int:
-    from ..audit import audit_file, format_leak, names_from_person_map, write_unsearched
+    from ..audit import format_leak, names_from_person_map, unposted_names, write_unsearched
+    from ..audit.near_misses import format_near_miss
+    from ..audit.report import audit_dump, summary_line
     from ..files.termlists import load_terms
 
     scrubbed = posts_source(args, args.scrubbed)
     original = posts_source(args, args.original) if args.original else None
+    if args.spans and original is None:
+        raise InputError("--spans needs --original (the spans are offsets into its text)")
     # the leaks go to standard output: never onto an input (audit - < out.jsonl >> out.jsonl)
     printed = [] if args.quiet else ["-"]
-    with locked_outputs([args.unsearched] + printed, [scrubbed, original, args.map, args.allow]):
-        names_by_user = None
+    with locked_outputs([args.unsearched] + printed, [scrubbed, original, args.map, args.allow,
+                                                      args.spans, args.model]):
+        names_by_user = names_everywhere = None
         if args.map:
             from ..people.personmap import PersonMap
-            names_by_user = names_from_person_map(PersonMap.read(args.map))
+            people = PersonMap.read(args.map)
+            names_by_user = names_from_person_map(people)
+            names_everywhere = unposted_names(people)
         allow = load_terms(args.allow) if args.allow else ()
-        leaks, auditor = audit_file(scrubbed, original, names_by_user, allow)
+        report = audit_dump(scrubbed, original, names_by_user, allow, names_everywhere,
+                            args.spans, load_model(args.model))
         if args.unsearched:
-            write_unsearched(auditor.unchecked, args.unsearched)
+            write_unsearched(report.auditor.unchecked, args.unsearched)
     if not args.quiet:
-        for leak in leaks:
+        for leak in report.leaks:
             print(format_leak(leak))
-        if auditor.unchecked:
+        for near in report.near or ():
+            print(format_near_miss(near))
+        unchecked = report.auditor.unchecked
+        if unchecked:
             # the words are parts of usernames and names: stderr holds no names
             say("%d parts of usernames and names not searched (ordinary words): %s" % (
-                len(auditor.unchecked), "listed in " + args.unsearched if args.unsearched
+                len(unchecked), "listed in " + args.unsearched if args.unsearched
                 else "--unsearched FILE lists them"))
-        say("%d leak%s found" % (len(leaks), "" if len(leaks) == 1 else "s"))
-    return EXIT_LEAK if leaks else EXIT_OK
+        say(summary_line(report))
+    return EXIT_LEAK if report.leaks else EXIT_OK
 
 
 def _run_config(args, mode: str = "placeholder", hash_key=None, **options):

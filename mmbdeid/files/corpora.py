@@ -48,6 +48,8 @@ class ConllDocument(NamedTuple):
 # --- annotated posts --------------------------------------------------------------------
 
 def parse_spans(value: Any, text: str, path: str, line: int) -> List[Span]:
+    """The spans of a record (a list of objects with start, end, label; CSV: its JSON
+    text), checked against ``text``: bad ones are an ``InputError`` at ``path``:``line``."""
     if isinstance(value, str):           # CSV keeps the span list as a JSON string
         try:
             check_depth(value)

@@ -15,7 +15,7 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 from ..files.atomic import atomic_output, atomic_path, optional_output, output_if_written
 from ..files.diskerrors import temporary_directory_name
@@ -24,20 +24,17 @@ from ..files.parquet import ColumnKinds
 from ..files.post_writer import post_output
 from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
-from ..files.tables import table_output
-from ..kinds import DEFAULT_KINDS, LABELS, PERSON_LABELS
+from ..kinds import DEFAULT_KINDS, LABELS
 from ..model.stats import CorpusStats
 from ..model.stats_copy import reused_store
 from ..output.operators import OPERATORS, Replaced, post_operator
-from ..output.review_page import PageCounts, build_review_page
-from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
-from ..spans import CRF, Span, join
+from ..spans import Span
 from .chunks import chunked, mention_counts
 from .collection import fewer_collections
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
 from .input_watch import InputWatch
-from .person_pass import linked, scrub_people
+from .person_pass import linked, people_rewritten
 from .progress import Progress
 
 MAX_WARNINGS_SHOWN = 20
@@ -136,7 +133,7 @@ class PostResult(NamedTuple):
 
 
 @contextlib.contextmanager
-def _detected(config: RunConfig, engine, summary: Summary, passes: int,
+def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
               work: str = "finding names") -> Iterator[Tuple[Iterator[PostResult],
                                                             InputWatch]]:
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
@@ -217,38 +214,61 @@ def scrub_dump(config: RunConfig, engine) -> Summary:
     people; pass 3 rewrites the posts."""
     started = time.monotonic()
     summary = Summary(removed=Counter())
+    config, passes, work = scrub_setup(config)
     by_people = OPERATORS[config.mode].needs_people
-    consistency = config.detection.runs("consistency")
-    passes = 3 if by_people or consistency else 2
-    work = "finding names" if by_people or consistency else "scrubbing"
-    if by_people:                           # the workers find the linker's mentions
-        config = replace(config, detection=replace(config.detection, mentions=True))
-    if consistency and not by_people:       # the placeholders are written in pass 3
-        config = replace(config, detection=replace(config.detection,
-                                                   render_placeholders=False))
-    with _detected(config, engine, summary, passes, work) as (detected, watch):
-        if by_people:
-            scrub_people(config, engine, detected, watch, summary, lambda: _reread(config),
-                         _post_output, spans_line)
-        else:
-            if consistency:
-                detected = _consistent(config, engine, detected, watch)
-            with _post_output(config, summary) as writer, \
-                    optional_output(config.spans_path) as spans_out:
-                operator = post_operator(config.mode, config.detection.hash_key)
-                for post in detected:
-                    record, replaced = ((dict(post.fields, text=post.text,
-                                              **(post.rewritten or {})), post.replaced)
-                                        if post.replaced is not None     # the workers did it
-                                        else operator.rewrite(post.fields, post.spans))
-                    writer.write(record)
-                    summary.posts += 1
-                    summary.count_removed(post.fields["text"],
-                                          [part for r in replaced for part in r.parts])
-                    if spans_out is not None:
-                        spans_out.write(spans_line(post.fields["id"], replaced))
+    with detected_posts(config, engine, summary, passes, work) as (detected, watch), \
+            _post_output(config, summary) as writer, \
+            optional_output(config.spans_path, private=by_people) as spans_out:
+        # in the person modes the spans carry each mention's person id: private, like the map
+        for fields, record, replaced in scrubbed_posts(config, engine, summary, detected,
+                                                       watch):
+            writer.write(record)
+            summary.posts += 1
+            if spans_out is not None:
+                spans_out.write(spans_line(fields["id"], replaced))
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def scrub_setup(config: RunConfig) -> Tuple[RunConfig, int, str]:
+    """``config`` as scrub runs it (the workers find the linker's mentions in a person
+    mode; the placeholders are written after the consistency pass), its number of passes
+    and what pass 2 is called."""
+    by_people = OPERATORS[config.mode].needs_people
+    consistency = config.detection.runs("consistency")
+    if by_people:
+        config = replace(config, detection=replace(config.detection, mentions=True))
+    if consistency and not by_people:
+        config = replace(config, detection=replace(config.detection,
+                                                   render_placeholders=False))
+    if by_people or consistency:
+        return config, 3, "finding names"
+    return config, 2, "scrubbing"
+
+
+def scrubbed_posts(config: RunConfig, engine, summary: Summary,
+                   detected: Iterator[PostResult], watch: InputWatch
+                   ) -> Iterator[Tuple[dict, dict, List[Replaced]]]:
+    """What scrub writes, from pass 2's posts (``detected``, of a ``scrub_setup`` config):
+    ``(fields, output record, what it replaced)`` per post, in input order, after the
+    consistency pass and, in a person mode, linking and pass 3. ``review`` reads the same,
+    so the page shows what scrub removes."""
+    if OPERATORS[config.mode].needs_people:
+        yield from people_rewritten(config, engine, detected, watch, summary,
+                                    lambda: _reread(config))
+        return
+    if config.detection.runs("consistency"):
+        detected = _consistent(config, engine, detected, watch)
+    operator = post_operator(config.mode, config.detection.hash_key)
+    for post in detected:
+        record, replaced = ((dict(post.fields, text=post.text, **(post.rewritten or {})),
+                             post.replaced)
+                            if post.replaced is not None     # the workers did it
+                            else operator.rewrite(post.fields, post.spans))
+        if summary.removed is not None:
+            summary.count_removed(post.fields["text"],
+                                  [part for r in replaced for part in r.parts])
+        yield post.fields, record, replaced
 
 
 def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
@@ -277,7 +297,7 @@ def link_dump(config: RunConfig, engine) -> Summary:
     summary = Summary(verb="linked names in")
     config = replace(config, detection=replace(config.detection, mentions=True))
     linker = Linker(config.scope)
-    with _detected(config, engine, summary, 2) as (detected, _):
+    with detected_posts(config, engine, summary, 2) as (detected, _):
         for post in detected:
             linker.observe(post.fields, post.spans, post.mentions)
             summary.posts += 1
@@ -285,71 +305,6 @@ def link_dump(config: RunConfig, engine) -> Summary:
     with atomic_output(config.output, private=True) as handle:
         people.write(handle, [w.message() for w in summary.warnings])
     summary.people = len(people)
-    summary.seconds = time.monotonic() - started
-    return summary
-
-
-class ReviewPage(NamedTuple):
-    """``review --html``: the page's path, the threshold it states, and how many posts
-    with removals it shows at most (the table of strings covers all)."""
-    path: str
-    threshold: float
-    max_posts: int
-
-
-@fewer_collections()
-def review_dump(config: RunConfig, engine, page: Optional[ReviewPage] = None) -> Summary:
-    """Passes 1-2, then every distinct string the model would remove (names and usernames,
-    compared case-insensitively) with its count, mean probability, commonest label, the
-    context of its first occurrence and the ids of the posts holding it, most frequent
-    first, at ``config.output`` in ``config.output_format`` (a table format:
-    :mod:`mmbdeid.files.tables`); with ``page``, the review page too.
-
-    A string is a mention as the person modes see it (:func:`~mmbdeid.people.mentions.
-    name_groups`): ``Mary Jane`` and ``Arthur C. Clarke`` are one string, its probability
-    its highest token's, but a word that does not look like part of the name (``Dr``,
-    ``Ouch``, ``Thanks``) stays a string of its own, so it can be struck. The page also
-    shows the e-mails, URLs and phone numbers removed by pattern, and what may be left:
-    the near-misses and the posts with no removal but a capitalised word not in the
-    dictionary (:mod:`mmbdeid.detect.leftovers`, found by the workers)."""
-    from ..detect.leftovers import NEAR_DIVISOR
-    from ..people.mentions import name_groups
-
-    started = time.monotonic()
-    summary = Summary(verb="reviewed")
-    found: Dict[str, ReviewedString] = {}          # by the folded string
-    gathered = PageGatherer(page.max_posts, CRF) if page is not None else None
-    if page is not None:
-        config = replace(config, detection=replace(config.detection, leftovers=True))
-    with _detected(config, engine, summary, 2) as (detected, _):
-        for number, post in enumerate(detected):
-            summary.posts += 1
-            text = post.fields["text"]
-            post_id = str(post.fields["id"])
-            person_spans = [s for s in post.spans if s.label in PERSON_LABELS]
-            mentions = [join(group) for group in name_groups(text, person_spans)]
-            shown = None                    # the post's index on the page, if it is shown
-            if gathered is not None:
-                removals = mentions + [s for s in post.spans if s.label not in PERSON_LABELS]
-                shown = gathered.add(number, post.fields, removals, post.near or (),
-                                     post.unknown or ())
-            for span in mentions:
-                string = text[span.start:span.end]
-                entry = found.setdefault(string.casefold(), ReviewedString())
-                entry.add(span, string, number, post_id, text, shown)
-    rows = sorted(found.values(), key=lambda e: (-e.count, e.string))
-    with table_output(config.output, config.output_format, REVIEW_COLUMNS,
-                      private=True) as write_row, \
-            optional_output(page and page.path, private=True) as page_handle:
-        for entry in rows:
-            write_row(entry.row())
-        if page_handle is not None:
-            near = gathered.near_strings()
-            page_handle.write(build_review_page(
-                gathered.posts, [entry.page_string() for entry in rows],
-                PageCounts(page.threshold, summary.posts, gathered.with_removals,
-                           gathered.unremoved, len(near), page.threshold / NEAR_DIVISOR),
-                near))
     summary.seconds = time.monotonic() - started
     return summary
 

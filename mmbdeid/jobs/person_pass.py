@@ -19,7 +19,6 @@ from collections import Counter
 from dataclasses import replace
 from typing import Iterator, List, Optional, Sequence, Tuple
 
-from ..files.atomic import optional_output
 from ..kinds import PERSON_LABELS
 from ..output.operators import OPERATORS, SurrogateOperator
 from ..spans import Span, join
@@ -87,10 +86,11 @@ def removed_counts(text: str, spans: Sequence[Span], mentions: Sequence) -> Coun
     return mention_counts(text, [part for _, parts in replaced for part in parts])
 
 
-def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
-                 reread, post_output, spans_line) -> None:
+def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summary,
+                     reread) -> Iterator[Tuple[dict, dict, list]]:
     """Pass 2's posts (``detected``) linked, then pass 3 over ``reread()`` (the dump
-    again) writing ``post_output``; ``spans_line`` makes a line of the spans file."""
+    again): ``(fields, rewritten record, what it replaced)`` per post, in input order, the
+    summary's ``removed`` counted (when it has one)."""
     from ..people.gender_cues import GenderEvidence
     from ..people.linker import Linker
     from ..people.personmap import PersonMap
@@ -131,21 +131,16 @@ def scrub_people(config: RunConfig, engine, detected: Iterator, watch, summary,
         factory, args = engine.mention_finder(config.detection, *map_payload(
             people, linker.scopes.members_of(config.scope), config.scope))
         progress = Progress("pass 3/3 writing", total=found.posts, quiet=config.quiet)
-        # the spans carry each mention's person id: private, like the map
-        with post_output(config, summary) as writer, \
-                optional_output(config.spans_path, private=True) as spans_out:
-            for chunk, results in engine.map_ordered(factory, args, chunked(work())):
-                for item, (spans, mentions, removed, answers) in zip(chunk, results):
-                    fields = item[0]
-                    rewritten, replaced = operator.write(fields, spans, mentions, answers)
-                    writer.write(rewritten)
-                    summary.posts += 1
+        for chunk, results in engine.map_ordered(factory, args, chunked(work())):
+            for item, (spans, mentions, removed, answers) in zip(chunk, results):
+                fields = item[0]
+                rewritten, replaced = operator.write(fields, spans, mentions, answers)
+                if summary.removed is not None:
                     summary.removed.update(removed)
-                    if spans_out is not None:
-                        spans_out.write(spans_line(fields["id"], replaced))
-                progress.update(len(chunk))
-            progress.close()
-            watch.check_file("pass 3/3")    # appended to after it was read?
+                yield fields, rewritten, replaced
+            progress.update(len(chunk))
+        progress.close()
+        watch.check_file("pass 3/3")    # appended to after it was read?
     summary.people = len(people)
 
 

@@ -11,7 +11,7 @@ from typing import List, Tuple
 from ..evaluation.choosing import UNKNOWN_WORD_WEIGHT, PostKey, token_uncertainty
 from ..spans import CRF
 from .config import RunConfig
-from .passes import Summary, _detected
+from .passes import Summary, detected_posts
 
 
 def post_uncertainties(config: RunConfig, engine, threshold: float
@@ -21,7 +21,7 @@ def post_uncertainties(config: RunConfig, engine, threshold: float
     config = replace(config, detection=replace(config.detection, leftovers=True))
     keys: List[PostKey] = []
     scores: List[float] = []
-    with _detected(config, engine, summary, 2, work="scoring") as (detected, _):
+    with detected_posts(config, engine, summary, 2, work="scoring") as (detected, _):
         for post in detected:
             summary.posts += 1
             fields = post.fields

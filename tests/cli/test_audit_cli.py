@@ -59,3 +59,45 @@ def test_the_list_is_refused_on_an_input(tmp_path, dump, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is also an input of this run" in err
     assert open(dump, "rb").read() == before
+
+
+# --- what it searched (issue 30) ---------------------------------------------------------
+
+def test_the_last_line_says_what_was_searched_never_a_bare_count(dump, capsys):
+    assert main(["audit", dump]) == 0
+    out, err = capsys.readouterr()
+    last = err.splitlines()[-1]
+    assert last.startswith("mmbdeid: 0 leaks among 2 usernames, ")
+    assert "near-misses of the model listed" in last or "near-miss of" in last
+    assert "not searched: " in last and "lower-case names" in last
+    assert "0 leaks found" not in err
+    assert all(line.startswith("post ") for line in out.splitlines())
+
+
+def test_spans_need_the_original(tmp_path, dump, capsys):
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text("", encoding="utf-8")
+    assert main(["audit", dump, "--spans", str(spans)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--spans needs --original" in err
+
+
+def test_a_removed_span_left_in_its_post_fails_the_audit(tmp_path, capsys):
+    original = tmp_path / "dump.jsonl"
+    original.write_text(json.dumps({"id": "a", "author": "kaygirl96",
+                                    "text": "Will is coming. Will said so."}) + "\n",
+                        encoding="utf-8")
+    scrubbed = tmp_path / "out.jsonl"
+    scrubbed.write_text(json.dumps({"id": "a", "author": "kaygirl96",
+                                    "text": "[NAME] is coming. Will said so."}) + "\n",
+                        encoding="utf-8")
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text(json.dumps({"id": "a", "spans": [
+        {"start": 0, "end": 4, "label": "NAME", "prob": 0.9, "source": "crf"}]}) + "\n",
+        encoding="utf-8")
+    assert main(["audit", str(scrubbed), "--original", str(original),
+                 "--spans", str(spans)]) == 1
+    out, err = capsys.readouterr()
+    assert 'post a chars 18-22: "Will" (removed)' in out.splitlines()
+    assert "1 leak among 1 username, " in err and "1 post's removed spans" in err
+    assert "Will" not in err

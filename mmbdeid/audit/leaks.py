@@ -67,22 +67,26 @@ do not measure real-world recall.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Set,
                     Tuple)
 
-from .detect.medical import MedicalTermKeeper
-from .errors import InputError
-from .files.atomic import atomic_output
-from .files.posts import read_posts
-from .lexicon.usernames import username_variants
-from .lexicon.word_policy import search_mode
-from .text.document import Document
-from .text.fold import fold, fold_term
-from .text.terms import TermMatcher, normalize_term
+from ..detect.medical import MedicalTermKeeper
+from ..errors import InputError
+from ..files.atomic import atomic_output
+from ..files.posts import read_posts
+from ..lexicon.usernames import username_variants
+from ..lexicon.word_policy import search_mode
+from ..text.document import Document
+from ..text.fold import fold, fold_term
+from ..text.terms import TermMatcher, normalize_term
 
 MIN_VARIANT = 3        # shorter variants are not searched (too many chance hits)
 
 KINDS = ("username", "name", "variant")   # priority when two hits cover the same text
+# What the search skips of the word-like terms (searched capitalised only), counted.
+SENTENCE_START = "at a sentence start"
+LOWER_CASE = "in lower case"
 
 # Placeholders and pseudonyms as the scrubber writes them: [NAME], [USER], [U12], [P3].
 _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_-]*\]")
@@ -101,10 +105,11 @@ class Leak(NamedTuple):
 
 
 def format_leak(leak: Leak) -> str:
-    """One report line: ``post ar001-02 chars 0-4: "Jess" (name of RAwarrior)``."""
-    return 'post %s chars %d-%d: "%s" (%s of %s)' % (
+    """One report line: ``post ar001-02 chars 0-4: "Jess" (name of RAwarrior)``; a leak
+    with no owner (a span the scrub removed, left elsewhere): ``(removed)``."""
+    return 'post %s chars %d-%d: "%s" (%s%s)' % (
         leak.post_id, leak.start, leak.end, leak.text.replace("\n", " "), leak.kind,
-        leak.person)
+        " of " + leak.person if leak.person else "")
 
 
 def _capitalised(term: str) -> str:
@@ -116,6 +121,11 @@ def _at_sentence_start(text: str, start: int) -> bool:
     if _WORD_CHAR.search(text, line_start, start) is None:
         return True   # only spaces, quote marks, bullets or emoji before it on the line
     return _SENTENCE_END.search(text, line_start, start) is not None
+
+
+def _line_start(text: str, start: int) -> bool:
+    """Nothing but spaces and marks before ``start`` on its line (``-- d``)."""
+    return _WORD_CHAR.search(text, text.rfind("\n", 0, start) + 1, start) is None
 
 
 def _alone_on_line(text: str, end: int) -> bool:
@@ -138,6 +148,7 @@ class _TermSet:
         self._owners: Dict[Tuple[str, str], Set[Tuple[str, str]]] = {}
         self._any_case = TermMatcher([])
         self._capitalised = TermMatcher([], case_sensitive=True)
+        self._word_like = TermMatcher([])    # the capitalised terms in any case: counted
 
     def add(self, term: str, kind: str, person: str) -> str:
         """Register ``term``; returns its search mode."""
@@ -160,10 +171,20 @@ class _TermSet:
         self._capitalised = TermMatcher(
             [term for mode, term in self._owners if mode == "capitalised"],
             case_sensitive=True)
+        self._word_like = TermMatcher(
+            [term for mode, term in self._owners if mode == "capitalised"])
 
-    def find(self, text: str) -> Iterator[Tuple[int, int, str, str]]:
+    def terms(self, kind: str) -> Set[str]:
+        """The terms searched (as keyed: folded) that belong to ``kind``."""
+        return {term for (_, term), owners in self._owners.items()
+                if any(k == kind for k, _ in owners)}
+
+    def find(self, text: str, skipped: Optional[Counter] = None
+             ) -> Iterator[Tuple[int, int, str, str]]:
         """``(start, end, kind, person)`` for every hit, before overlap resolution; the
-        text is searched with its accents folded away, the offsets are its own."""
+        text is searched with its accents folded away, the offsets are its own.
+        ``skipped`` counts the occurrences of word-like terms not taken for hits: at a
+        sentence start (``SENTENCE_START``) and in lower case (``LOWER_CASE``)."""
         folded = fold(text, casefold=True)
         for start, end, term in self._any_case.finditer(folded.text):
             yield (folded.original_span(start, end)
@@ -172,9 +193,21 @@ class _TermSet:
         for start, end, term in self._capitalised.finditer(folded.text):
             if (_at_sentence_start(folded.text, start) and not _alone_on_line(folded.text, end)
                     and not _addressed(folded.text, end)):
+                if skipped is not None:
+                    skipped[SENTENCE_START] += 1
                 continue   # "Hope that helps": any word is capitalised here
             yield (folded.original_span(start, end)
                    + _owner(self._owners[("capitalised", term)]))
+        for start, end, term in self._word_like.finditer(folded.text):
+            if not folded.text[start].islower() or (
+                    start and folded.text[start - 1] in "'\u2019"):
+                continue    # "Will", or the d of "I'd"
+            if _line_start(folded.text, start) and _alone_on_line(folded.text, end):
+                # a lower-case sign-off ("-- d", "xx jen") is a name, not the word
+                yield (folded.original_span(start, end)
+                       + _owner(self._owners[("capitalised", _capitalised(term))]))
+            elif skipped is not None:
+                skipped[LOWER_CASE] += 1
 
 
 def _owner(owners: Set[Tuple[str, str]]) -> Tuple[str, str]:
@@ -189,12 +222,16 @@ class LeakAuditor:
     ``usernames``: every username of the board, each searched in every post, with its
     variants of at least ``MIN_VARIANT`` characters.  ``names_by_user``: username ->
     names that person is called by, searched in the posts they wrote.  Usernames are
-    compared case-insensitively.  ``unchecked`` lists, sorted, the terms the policy
-    (module doc) leaves out.
+    compared case-insensitively.  ``names_everywhere``: person id -> names of a person
+    with no username on the map (a third party: ``P3``), searched in every post.
+    ``unchecked`` lists, sorted, the terms the policy (module doc) leaves out; ``skipped``
+    counts the occurrences of word-like terms the scans passed over (``SENTENCE_START``,
+    ``LOWER_CASE``); ``searched`` counts the terms searched by kind.
     """
 
     def __init__(self, usernames: Iterable[str],
-                 names_by_user: Mapping[str, Iterable[str]] = {}):
+                 names_by_user: Mapping[str, Iterable[str]] = {},
+                 names_everywhere: Mapping[str, Iterable[str]] = {}):
         self._board = _TermSet()
         self._names: Dict[str, _TermSet] = {}
         unchecked: Set[str] = set()
@@ -225,10 +262,21 @@ class LeakAuditor:
                 name = normalize_term(name)
                 if name:
                     add(terms, name, "name", username.strip())
+        for person_id, names in names_everywhere.items():
+            for name in names:
+                name = normalize_term(name)
+                if name:
+                    add(self._board, name, "name", person_id)
         self._board.compile()
         for terms in self._names.values():
             terms.compile()
         self.unchecked: List[str] = sorted(unchecked)
+        self.skipped: Counter = Counter()
+        names = self._board.terms("name").union(
+            *(terms.terms("name") for terms in self._names.values()))
+        self.searched = Counter({"username": len(self.usernames),
+                                 "variant": len(self._board.terms("variant")),
+                                 "name": len(names)})
         self._medical: Optional[MedicalTermKeeper] = None   # built at the first hit
 
     def _conditions(self, text: str) -> List[Tuple[int, int]]:
@@ -242,9 +290,9 @@ class LeakAuditor:
 
     def scan(self, post_id: str, text: str, author: Optional[str] = None) -> List[Leak]:
         """The leaks in one scrubbed post, in text order, not overlapping."""
-        hits = list(self._board.find(text))
+        hits = list(self._board.find(text, self.skipped))
         if author and author.strip().casefold() in self._names:
-            hits += self._names[author.strip().casefold()].find(text)
+            hits += self._names[author.strip().casefold()].find(text, self.skipped)
         if not hits:
             return []
         not_leaks = [m.span() for m in _PLACEHOLDER.finditer(text)] + self._conditions(text)
@@ -273,9 +321,18 @@ def names_from_person_map(people) -> Dict[str, List[str]]:
     return names
 
 
+def unposted_names(people) -> Dict[str, List[str]]:
+    """``names_everywhere`` from a ``personmap.PersonMap``: each person with no username
+    (a third party the run named ``P3``) -> the names on their line, as written there."""
+    return {person.id: [people.form(person, key) for key in person.names]
+            for person in people if not person.usernames}
+
+
 def audit_file(scrubbed_path: str, original_path: Optional[str] = None,
                names_by_user: Optional[Mapping[str, Iterable[str]]] = None,
-               allow: Iterable[str] = ()) -> Tuple[List[Leak], LeakAuditor]:
+               allow: Iterable[str] = (),
+               names_everywhere: Optional[Mapping[str, Iterable[str]]] = None
+               ) -> Tuple[List[Leak], LeakAuditor]:
     """All leaks of a scrubbed dump (JSONL or CSV), and the auditor (for ``unchecked``).
 
     With ``original_path`` the usernames are the original dump's authors and each
@@ -291,7 +348,7 @@ def audit_file(scrubbed_path: str, original_path: Optional[str] = None,
         usernames: Iterable[str] = authors.values()
     else:
         usernames = [record.get("author") for record in read_posts(scrubbed_path)]
-    auditor = LeakAuditor(usernames, names_by_user or {})
+    auditor = LeakAuditor(usernames, names_by_user or {}, names_everywhere or {})
     allowed = TermMatcher(allow) if allow else None
     leaks: List[Leak] = []
     for record in read_posts(scrubbed_path):
