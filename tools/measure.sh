@@ -21,5 +21,10 @@ python3 bin/mmbdeid train "$wnut/wnut17train.conll" "$wnut/emerging.dev.conll" \
     "$btc/btc.train.conll" -o "$out/wnut-all-btc-train.mmbdeid"
 python3 bin/mmbdeid sweep "$btc/btc.dev.conll" --model "$out/wnut-all-btc-train.mmbdeid" --chain model \
     -o "$out/btc-dev-curve.csv"
+# everything scrub removes (sweep's default): the rows of accuracy.md's issue-31 section
+python3 bin/mmbdeid sweep "$btc/btc.dev.conll" --model "$out/wnut-all-btc-train.mmbdeid" \
+    -o "$out/btc-dev-scrub-curve.csv"
+python3 bin/mmbdeid sweep "$wnut/emerging.dev.conll" --model "$out/wnut-btc-train.mmbdeid" \
+    -o "$out/wnut-dev-scrub-curve.csv"
 python3 bin/mmbdeid crossval corpora_samples/health_boards.annotated.jsonl --folds 5 \
     -o "$out/sample-cv-curve.csv"
