@@ -52,7 +52,9 @@ def _commands(out):
                    "--map", o("people.map")]),
         ("evaluate-sample", ["evaluate", SAMPLE]),
         ("evaluate-conll", ["evaluate", CONLL, "--threshold", "0.2"]),
-        ("sweep-sample", ["sweep", SAMPLE, "-o", o("sweep.csv")]),
+        # the model chain's sweep, the default before issue 31, keeps its saved figures
+        ("sweep-sample", ["sweep", SAMPLE, "--chain", "model", "-o", o("sweep.csv")]),
+        ("sweep-sample-scrub", ["sweep", SAMPLE, "--quiet", "-o", o("sweep-scrub.csv")]),
         ("train", ["train", TINY, "-o", o("tiny.mmbdeid"), "--max-iterations", "40"]),
         ("train-dev", ["train", TINY, CONLL, "-o", o("tiny-dev.mmbdeid"), "--dev", TINY,
                        "--target-recall", "0.8", "--max-iterations", "30"]),

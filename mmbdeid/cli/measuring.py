@@ -1,6 +1,8 @@
 """The commands that score a model on hand-tagged gold data: evaluate (the figures at one
 threshold, its errors, a breakdown by board or thread) and sweep (the figures at every
-threshold, as a table and a curve)."""
+threshold, as a table and a curve). Both score through one code path
+(:mod:`mmbdeid.evaluation.gold`) over the chain ``--chain`` names, so sweep's row at a
+threshold T is what ``evaluate --chain`` (the same chain) prints at ``--threshold T``."""
 import os
 
 from .exits import EXIT_OK
@@ -99,7 +101,8 @@ def _sweep(args) -> int:
                                                       posts=True,
                                                       progress=shown,
                                                       tagging=args.tagger,
-                                                      kinds=args.kinds)
+                                                      kinds=args.kinds,
+                                                      chain=args.chain)
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])
     print(format_table(rows, leaks))

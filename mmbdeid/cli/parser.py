@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --dev: accept a threshold below %g when the target "
                             "recall needs one (otherwise an error, and no model written)"
                             % THRESHOLD_FLOOR)
+    _chain_option(train, "scrub", "with --dev: ")
     _training_options(train)
     _quiet_option(train)
     _posts_options(train, input_format=False)
@@ -171,10 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "each kind of identifier (what scrub removes of each kind "
                                "of the gold spans, the false removals, and the listed "
                                "lookalikes removed: an annotated posts file)")
-    evaluate.add_argument("--chain", choices=CHAINS, default="model",
-                          help="what is measured: 'model', the model with its threshold "
-                               "and filters (default), or 'scrub', everything scrub "
-                               "removes (the rule steps too)")
+    _chain_option(evaluate, "model")
     evaluate.add_argument("--people", action="store_true",
                           help="score persons instead of tokens: scrub GOLD in a person "
                                "mode and compare each mention's person id with the gold "
@@ -201,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "each point's threshold beside it, the model's threshold "
                             "circled, " + PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
+    _chain_option(sweep, "scrub")
     _tagger_option(sweep)
     _step_options(sweep)
     _quiet_option(sweep)
@@ -467,6 +466,14 @@ def _posts_options(parser, input_format: bool = True) -> None:
 def _quiet_option(parser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress messages on stderr")
+
+
+def _chain_option(parser, default: str, prefix: str = "") -> None:
+    """``--chain``: what evaluate, sweep and train --dev measure (``CHAINS``)."""
+    parser.add_argument("--chain", choices=CHAINS, default=default,
+                        help=prefix + "what is measured: 'scrub', everything scrub removes "
+                        "(the rule steps too), or 'model', the model with its threshold and "
+                        "filters (default '%s')" % default)
 
 
 def _model_options(parser) -> None:

@@ -69,9 +69,10 @@ def _train(args) -> int:
 
 
 def _dev_threshold(args, tagger):
-    """The threshold --dev and --target-recall choose and where it came from (the model's
-    metadata); its dev figures printed. A threshold below the floor is an error unless
-    --force, so no model is written with it by accident."""
+    """The threshold --dev and --target-recall choose over the chain --chain names (by
+    default everything scrub removes, so scrub reaches the dev recall asked for) and where
+    it came from (the model's metadata); its dev figures printed. A threshold below the
+    floor is an error unless --force, so no model is written with it by accident."""
     from ..files.corpora import file_sha256, load_labelled
     from ..evaluation.gold import gold_scores
     from ..evaluation import THRESHOLD_FLOOR
@@ -83,7 +84,7 @@ def _dev_threshold(args, tagger):
     with progress(args, "scoring dev") as shown:
         gold, probabilities, minima = gold_scores(
             tagger, dev, corpus_stats([d.document for d in dev]), posts=True,
-            progress=shown)
+            progress=shown, chain=args.chain)
     reached = True
     try:
         threshold = pick_threshold(gold, probabilities, args.target_recall)
@@ -94,7 +95,7 @@ def _dev_threshold(args, tagger):
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     leak = post_leak(minima, threshold)
     print(format_dev_figures(os.path.basename(str(args.dev)), args.target_recall, reached,
-                             metrics, leak))
+                             metrics, leak, args.chain))
     below = threshold < THRESHOLD_FLOOR
     if below and not args.force:
         needs = ("target recall %g needs threshold %g" % (args.target_recall, threshold)
@@ -111,6 +112,7 @@ def _dev_threshold(args, tagger):
                 threshold, THRESHOLD_FLOOR, 100 * (1 - metrics.specificity)))
     return threshold, {
         "dev": os.path.basename(str(args.dev)), "dev_sha256": file_sha256(args.dev),
+        "chain": args.chain,
         "target_recall": args.target_recall, "target_reached": reached,
         "below_floor_forced": below,
         "dev_figures": {"recall": metrics.recall, "precision": metrics.precision,
@@ -120,12 +122,18 @@ def _dev_threshold(args, tagger):
                         "posts": leak.posts}}
 
 
-def format_dev_figures(dev: str, target: float, reached: bool, metrics, leak) -> str:
+# What each chain measures, as the dev figures say it.
+_MEASURED = {"scrub": "everything scrub removes, as evaluate --chain scrub measures",
+             "model": "the model and its filters, as evaluate --chain model measures"}
+
+
+def format_dev_figures(dev: str, target: float, reached: bool, metrics, leak,
+                       chain: str = "scrub") -> str:
     """The dev figures at the chosen threshold, one short block: what the threshold buys
-    and what it costs, with the counts behind each share."""
+    and what it costs, with the counts behind each share, over ``chain``."""
     from ..evaluation.metrics import format_leak
     return "\n".join([
-        "dev set      %s (the model and its filters, as evaluate measures)" % dev,
+        "dev set      %s (%s)" % (dev, _MEASURED[chain]),
         "threshold    %g (%s)" % (metrics.threshold, (
             "the highest whose dev recall reaches %g" % target if reached else
             "the lowest there is: dev recall stays below %g" % target)),

@@ -1,6 +1,11 @@
 """Scoring a tagger against gold data: one name probability per gold token.
 
-Shared by ``evaluate``, ``sweep`` and threshold selection in ``train --dev``. Tokens removed
+Shared by ``evaluate``, ``sweep`` and threshold selection in ``train --dev``, over the chain
+each is asked for (``CHAINS``: the model with its filters, or everything ``scrub`` removes).
+The scores do not depend on the threshold (the chain runs with a span on every token, and a
+rule step's span counts as found exactly when scrub would remove it), so one run of the
+chain gives the figures at every threshold, and a sweep's row at T is ``evaluate`` at T.
+Tokens removed
 by an e-mail/URL/phone pattern (or by the step of another kind that is no person: an
 address, a date) are left out of the name metrics: they are removed whatever the model
 says, and they are neither found names nor kept words; so are the tokens of a gold span of
@@ -21,9 +26,10 @@ from .metrics import post_name_minimum
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
                 steps: Optional[Iterable[str]] = None, posts: bool = False,
                 progress: Optional[Callable[[str, int, int], None]] = None,
-                tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS
-                ) -> Tuple[np.ndarray, ...]:
-    """(gold is-name booleans, final name probabilities) over all scored tokens.
+                tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS,
+                chain: str = "model") -> Tuple[np.ndarray, ...]:
+    """(gold is-name booleans, final name probabilities) over all scored tokens of
+    ``chain`` (:func:`document_scores`).
 
     With ``posts``, a third array follows: per document (post), the lowest final score
     over its scored gold name tokens, ``inf`` for a post without one
@@ -32,7 +38,8 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     hears of each document scored.
     """
     return pooled_scores(labelled, document_scores(tagger, labelled, stats, steps,
-                                                   progress, tagging, kinds=kinds), posts)
+                                                   progress, tagging, chain=chain,
+                                                   kinds=kinds), posts)
 
 
 def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
@@ -85,10 +92,10 @@ def pooled_scores(labelled: Sequence[LabelledDocument],
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
                     steps: Optional[Iterable[str]] = None, posts: bool = False,
                     progress: Optional[Callable[[str, int, int], None]] = None,
-                    tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS
-                    ) -> Tuple[np.ndarray, ...]:
+                    tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS,
+                    chain: str = "model") -> Tuple[np.ndarray, ...]:
     """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
     return gold_scores(tagger, labelled, stats, steps, posts=posts, progress=progress,
-                       tagging=tagging, kinds=kinds)
+                       tagging=tagging, kinds=kinds, chain=chain)

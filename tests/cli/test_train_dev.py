@@ -1,5 +1,6 @@
 """train --dev: the threshold chosen for --target-recall, its dev figures printed and kept in
-the model, and a threshold below the floor (0.005) refused unless --force."""
+the model, and a threshold below the floor (0.005) refused unless --force; the threshold is
+chosen on what scrub removes (``evaluate --chain scrub``) unless --chain model."""
 import math
 import os
 
@@ -134,3 +135,44 @@ def test_a_dev_option_without_dev_is_refused_not_ignored(tmp_path, capsys, tiny_
     assert capsys.readouterr().err == ("mmbdeid: error: %s needs --dev (the threshold is "
                                        "chosen on a development set)\n" % option[0])
     assert os.listdir(tmp_path) == []
+
+
+CHAINS = [  # (train's --chain options, the chain measured, target, threshold chosen)
+    # a rule step finds a name the model scores 0.8 or less
+    pytest.param([], "scrub", 0.7, 0.89, id="default-0.7"),
+    pytest.param(["--chain", "scrub"], "scrub", 0.7, 0.89, id="scrub-0.7"),
+    pytest.param(["--chain", "model"], "model", 0.7, 0.8, id="model-0.7"),
+    pytest.param([], "scrub", 0.85, 0.58, id="default-0.85"),
+]
+
+
+@pytest.mark.parametrize("extra, chain, target, chosen", CHAINS)
+def test_dev_threshold_is_the_one_evaluate_gives_the_chain(tmp_path, capsys,
+                                                           tiny_corpus_path, extra, chain,
+                                                           target, chosen):
+    """train --dev chooses over what scrub removes (by default): its threshold is the
+    highest whose recall in ``evaluate --chain`` reaches the target, and the recall and
+    leaking posts it prints are evaluate's at that threshold."""
+    from mmbdeid.evaluation.gold import document_scores, pooled_scores
+    from mmbdeid.evaluation.metrics import pick_threshold
+    from mmbdeid.files.corpora import load_labelled
+    from mmbdeid.model.reference import corpus_stats
+
+    model = str(tmp_path / "m.mmbdeid")
+    assert main(["train", tiny_corpus_path, "-o", model, "--max-iterations", "30", "--dev",
+                 tiny_corpus_path, "--target-recall", str(target), "--quiet"] + extra) == 0
+    trained = _figures(capsys.readouterr().out)
+    tagger = NameTagger.load(model)
+    dev = load_labelled(tiny_corpus_path)
+    scores = document_scores(tagger, dev, corpus_stats([d.document for d in dev]),
+                             chain=chain)
+    gold, probabilities = pooled_scores(dev, scores)
+    assert tagger.threshold == pick_threshold(gold, probabilities, target) == chosen
+    assert tagger.metadata_["threshold_source"]["chain"] == chain
+    assert main(["evaluate", tiny_corpus_path, "--model", model, "--chain", chain,
+                 "--quiet"]) == 0
+    evaluated = _figures(capsys.readouterr().out)
+    assert float(evaluated["recall"]) >= target
+    assert trained["recall"].startswith("%.2f%%" % (100 * float(evaluated["recall"])))
+    assert trained["leaking"] == evaluated["leaking"]
+    assert ("evaluate --chain %s measures" % chain) in trained["dev"]
