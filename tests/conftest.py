@@ -3,7 +3,7 @@ session-scoped: built once per run. Paths are in ``paths.py``.
 
 pytest's default (prepend) import mode puts this file's directory, ``tests/``, on
 ``sys.path``: the helper modules here (``paths``, ``documents``, ``jsonl_files``,
-``keep_samples``, ``pass_hooks``, ``slow_cases``, ``sql_ranking``, ``stand_in_model``) import as top-level
+``keep_samples``, ``pass_hooks``, ``sample_builds``, ``slow_cases``, ``sql_ranking``, ``stand_in_model``) import as top-level
 modules from any test directory. The test directories have no ``__init__.py``, so every
 test file's name is unique across them."""
 import json

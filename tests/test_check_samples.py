@@ -7,15 +7,13 @@ together: offsets read back, spans and kept words sorted and apart, replies poin
 posts of their thread, and corpora_samples/README.md gives their counts. The blind files are
 checked by machine only: what a failure prints about them is post ids and reasons, never text.
 """
-import hashlib
-import importlib.util
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 import paths
+from sample_builds import build_script, digest, load
 
 SAMPLES = Path(paths.SAMPLES)
 TECHNICAL = SAMPLES / "technical.annotated.jsonl"
@@ -28,20 +26,7 @@ FIELDS = ["id", "board", "thread", "author", "parent", "time", "text", "spans", 
 
 @pytest.fixture(scope="module")
 def builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_check_samples", Path(paths.TOOLS) / "build_check_samples.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def load(path):
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-
-
-def digest(text):
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return build_script("build_check_samples")
 
 
 @pytest.mark.parametrize("path", FILES)

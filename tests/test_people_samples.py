@@ -8,15 +8,13 @@ is an author of the file, a ``~`` id is nobody's username, replies point to earl
 their thread. The blind file is checked by machine only: what a failure prints about it is
 post ids and reasons, never its text.
 """
-import hashlib
-import importlib.util
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 import paths
+from sample_builds import build_script, digest, load
 
 SAMPLES = Path(paths.SAMPLES)
 DEVELOPMENT = SAMPLES / "people_identities.annotated.jsonl"
@@ -27,20 +25,7 @@ FIELDS = ["id", "board", "thread", "author", "parent", "time", "text", "spans", 
 
 @pytest.fixture(scope="module")
 def builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_people_samples", Path(paths.TOOLS) / "build_people_samples.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def load(path):
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-
-
-def digest(text):
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return build_script("build_people_samples")
 
 
 @pytest.mark.parametrize("path", FILES)

@@ -28,11 +28,8 @@ title``, ``### AUTHOR [> N]``, ``%%`` comments, 4 to 8 posts a thread); the mark
 Offsets are computed here, never by hand, and checked to round-trip; any slip stops the
 build with ``file:line: what`` and exit status 1.
 """
-import argparse
 import importlib.util
-import json
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -136,31 +133,14 @@ def stats(records: List[dict]) -> Dict[str, object]:
             **{"keep " + kind: kinds[kind] for kind in sorted(KEEP_KINDS)}}
 
 
+def _development_stats() -> Dict[str, object]:
+    source = BUILDS[0][0]
+    return stats(build(source.read_text(encoding="utf-8"), source.name))
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if a shipped file is stale")
-    parser.add_argument("--stats", action="store_true",
-                        help="print the technical (development) sample's counts")
-    args = parser.parse_args(argv)
-    try:
-        files = build_all()
-    except SampleError as error:
-        print("build_check_samples: %s" % error, file=sys.stderr)
-        return 1
-    if args.stats:
-        source = BUILDS[0][0]
-        for key, value in stats(build(source.read_text(encoding="utf-8"), source.name)).items():
-            print("%s: %s" % (key, value))
-        return 0
-    stale = [path for path, content in files.items()
-             if not path.exists() or path.read_text(encoding="utf-8") != content]
-    if args.check:
-        for path in stale:
-            print("%s is stale: run python3 tools/build_check_samples.py" % path, file=sys.stderr)
-        return 1 if stale else 0
-    for path in stale:
-        path.write_text(files[path], encoding="utf-8")
-    return 0
+    return LAYOUT.run(argv, "build_check_samples", build_all, _development_stats,
+                      __doc__.split("\n\n")[0])
 
 
 if __name__ == "__main__":

@@ -280,31 +280,42 @@ def stats(records: List[dict]) -> Dict[str, object]:
                 len({r["board"] for r in records if r["author"] == a}) > 1 for a in authors)}
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def run(argv, tool: str, build_all_files, development_stats, what: str) -> int:
+    """The command line both sample builders share: write the stale files, --check,
+    --stats (the counts of the development sample, ``development_stats()``)."""
+    parser = argparse.ArgumentParser(description=what)
     parser.add_argument("--check", action="store_true", help="exit 1 if a shipped file is stale")
     parser.add_argument("--stats", action="store_true",
                         help="print the development sample's counts")
     args = parser.parse_args(argv)
     try:
-        files = build_all()
+        files = build_all_files()
+        if args.stats:
+            for key, value in development_stats().items():
+                print("%s: %s" % (key, value))
+            return 0
     except SampleError as error:
-        print("build_people_samples: %s" % error, file=sys.stderr)
+        print("%s: %s" % (tool, error), file=sys.stderr)
         return 1
-    if args.stats:
-        source = BUILDS[0][0]
-        for key, value in stats(build(source.read_text(encoding="utf-8"), source.name)).items():
-            print("%s: %s" % (key, value))
-        return 0
     stale = [path for path, content in files.items()
              if not path.exists() or path.read_text(encoding="utf-8") != content]
     if args.check:
         for path in stale:
-            print("%s is stale: run python3 tools/build_people_samples.py" % path, file=sys.stderr)
+            print("%s is stale: run python3 tools/%s.py" % (path, tool), file=sys.stderr)
         return 1 if stale else 0
     for path in stale:
         path.write_text(files[path], encoding="utf-8")
     return 0
+
+
+def _development_stats() -> Dict[str, object]:
+    source = BUILDS[0][0]
+    return stats(build(source.read_text(encoding="utf-8"), source.name))
+
+
+def main(argv=None) -> int:
+    return run(argv, "build_people_samples", build_all, _development_stats,
+               __doc__.split("\n\n")[0])
 
 
 if __name__ == "__main__":
