@@ -1,19 +1,21 @@
 """The command line's grammar: the ``mmbdeid`` parser, its commands and their options
-(option groups several commands share are built by one function each)."""
+(option groups several commands share are built by one function each, in :mod:`.options`)."""
 import argparse
 
 from .. import __version__
-from ..crf import TAGGERS
 from ..errors import InputError
-from ..evaluation import BREAKDOWNS, CHAINS, THRESHOLD_FLOOR
-from ..kinds import DEFAULT_KINDS
+from ..evaluation import BREAKDOWNS, THRESHOLD_FLOOR
 from ..people.scope import SCOPES
 from ..output.operators import OPERATORS
 from ..output.annotate_page import DEFAULT_LABELS
 from ..output.review_page import DEFAULT_PAGE_POSTS
 from .annotating import label_list
-from .help import DETECTING_OUTPUTS, GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
-from .steps import kind_list, step_list
+from .help import GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
+from .steps import kind_list
+from .options import (REVIEW_MODES, chain_option, detecting_command, model_options,
+                      person_options, post_formats, posts_options, quiet_option,
+                      run_options, stats_options, step_options, tagger_option,
+                      training_options)
 from .types import (DEFAULT_TARGET_RECALL, number, open_share, positive,
                     probability_threshold, target_recall)
 
@@ -51,10 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --dev: accept a threshold below %g when the target "
                             "recall needs one (otherwise an error, and no model written)"
                             % THRESHOLD_FLOOR)
-    _chain_option(train, "scrub", "with --dev: ")
-    _training_options(train)
-    _quiet_option(train)
-    _posts_options(train, input_format=False)
+    chain_option(train, "scrub", "with --dev: ")
+    training_options(train)
+    quiet_option(train)
+    posts_options(train, input_format=False)
 
     scrub = commands.add_parser("scrub", help="remove names and identifiers from a dump")
     scrub.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may be "
@@ -62,16 +64,16 @@ def build_parser() -> argparse.ArgumentParser:
     scrub.add_argument("-o", "--output", required=True, metavar="OUT",
                        help="the scrubbed dump, in the format its extension names (no "
                             "extension: the dump's); - writes standard output")
-    _posts_options(scrub)
-    scrub.add_argument("--output-format", choices=_post_formats(), metavar="FORMAT",
+    posts_options(scrub)
+    scrub.add_argument("--output-format", choices=post_formats(), metavar="FORMAT",
                        help="OUT's format when its extension does not say it (e.g. for -): "
                             "%s (default: the dump's format, uncompressed)"
-                            % ", ".join(_post_formats()))
-    _model_options(scrub)
+                            % ", ".join(post_formats()))
+    model_options(scrub)
     scrub.add_argument("--spans", metavar="SPANS.jsonl", help="also write standoff spans "
                        "(JSON Lines: .jsonl, or .jsonl.gz compressed)")
-    _stats_options(scrub)
-    _run_options(scrub)
+    stats_options(scrub)
+    run_options(scrub)
     scrub.add_argument("--skip-bad", action="store_true",
                        help="write bad records to a reject file and go on (default: stop "
                             "at the first with file:line and exit 2)")
@@ -96,12 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="surrogate mode: write every fake value in the text between "
                             "\u27e6 and \u27e7 (\u27e6Michael\u27e7), so a reader can tell "
                             "the changed words; a later scrub keeps them")
-    _person_options(scrub)
+    person_options(scrub)
 
-    link = _detecting_command(commands, "link", "MAP", "write the person map (who is "
+    link = detecting_command(commands, "link", "MAP", "write the person map (who is "
                               "called what) of a dump, for editing and 'scrub --map'")
-    _person_options(link)
-    review = _detecting_command(commands, "review", "LIST.csv", "list every distinct "
+    person_options(link)
+    review = detecting_command(commands, "review", "LIST.csv", "list every distinct "
                                 "string scrub removes, most frequent first (CSV)")
     review.add_argument("--mode", choices=REVIEW_MODES, default="placeholder",
                         help="review what 'scrub --mode' removes: placeholder (default; "
@@ -109,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(the person map's names spread across the dump)")
     review.add_argument("--map", metavar="MAP",
                         help="person mode: the (edited) person map 'scrub --map' would use")
-    _person_options(review)
+    person_options(review)
     review.add_argument("--html", metavar="PAGE.html",
                         help="also write one self-contained HTML page (private, like the "
                              "list): each post with its removals highlighted by label and "
@@ -122,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "cover all posts"
                              % DEFAULT_PAGE_POSTS)
 
-    annotate = _detecting_command(commands, "annotate", "PAGE.html", "write a page on "
+    annotate = detecting_command(commands, "annotate", "PAGE.html", "write a page on "
                                   "which to tag the names of a sample of posts by hand, "
                                   "pre-filled with what scrub removes")
     annotate.add_argument("--labels", type=label_list, default=DEFAULT_LABELS,
@@ -137,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 "scrubbed output; exit 1 if any")
     audit.add_argument("scrubbed", metavar="SCRUBBED",
                        help="the scrubbed dump (any posts format); - reads standard input")
-    _posts_options(audit, input_format=False)
+    posts_options(audit, input_format=False)
     audit.add_argument("--original", metavar="DUMP",
                        help="the dump before scrubbing (usernames and authors by post id)")
     audit.add_argument("--map", metavar="MAP",
@@ -158,8 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
     evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
-    _model_options(evaluate)
-    _posts_options(evaluate, input_format=False)
+    model_options(evaluate)
+    posts_options(evaluate, input_format=False)
     evaluate.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
     evaluate.add_argument("--errors", metavar="FILE",
                           help="also write every miss (a gold name token left) and every "
@@ -172,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "each kind of identifier (what scrub removes of each kind "
                                "of the gold spans, the false removals, and the listed "
                                "lookalikes removed: an annotated posts file)")
-    _chain_option(evaluate, "model")
+    chain_option(evaluate, "model")
     evaluate.add_argument("--people", action="store_true",
                           help="score persons instead of tokens: scrub GOLD in a person "
                                "mode and compare each mention's person id with the gold "
@@ -186,12 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--json", metavar="FILE",
                           help="with --people: also write every figure, merge and split "
                                "as JSON (private: it holds names)")
-    _quiet_option(evaluate)
+    quiet_option(evaluate)
 
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
     sweep.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
     sweep.add_argument("--model", metavar="MODEL", help="default: the bundled model")
-    _posts_options(sweep, input_format=False)
+    posts_options(sweep, input_format=False)
     sweep.add_argument("-o", "--output", metavar="CURVE.csv",
                        help="also write the table (one row per threshold) as " + TABLE_HELP)
     sweep.add_argument("--plot", metavar="CURVE.png",
@@ -199,10 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "each point's threshold beside it, the model's threshold "
                             "circled, " + PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
-    _chain_option(sweep, "scrub")
-    _tagger_option(sweep)
-    _step_options(sweep)
-    _quiet_option(sweep)
+    chain_option(sweep, "scrub")
+    tagger_option(sweep)
+    step_options(sweep)
+    quiet_option(sweep)
 
     crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
                                    "by thread) on labelled data")
@@ -220,9 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "recall, with each fold's precision, " + PLOT_HELP)
     crossval.add_argument("--threshold", type=probability_threshold, metavar="T",
                           help="threshold of the per-fold figures (default 0.05)")
-    _training_options(crossval)
-    _quiet_option(crossval)
-    _posts_options(crossval, input_format=False)
+    training_options(crossval)
+    quiet_option(crossval)
+    posts_options(crossval, input_format=False)
 
     split = commands.add_parser("split", help="split an annotated file into train and dev, "
                                 "whole threads on either side")
@@ -240,11 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
     stats.add_argument("dump", metavar="DUMP", help="posts (any posts format); - reads "
                        "standard input")
-    _posts_options(stats)
+    posts_options(stats)
     stats.add_argument("-o", "--output", required=True, metavar="STATS",
                        help="the statistics file to write (SQLite), for --stats of "
                             "scrub, link, review and train")
-    _run_options(stats)
+    run_options(stats)
 
     commands.add_parser("steps", help="list the steps of the detector chain, in their order")
     _tagging_commands(commands)
@@ -276,7 +278,7 @@ def _tagging_commands(commands) -> None:
     convert.add_argument("--offsets", choices=(UTF16, CODEPOINTS),
                          help="the tool's offsets: UTF-16 code units (Label Studio's "
                               "default) or code points (doccano's default)")
-    _posts_options(convert, input_format=False)
+    posts_options(convert, input_format=False)
 
     sample = commands.add_parser("sample", help="choose posts of a dump to hand-tag")
     sample.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
@@ -296,10 +298,10 @@ def _tagging_commands(commands) -> None:
     sample.add_argument("-o", "--output", default="-", metavar="OUT",
                         help="the chosen posts, every field, in the dump's order (default "
                              "-: standard output; private: they hold names)")
-    _posts_options(sample)
-    _model_options(sample)
-    _stats_options(sample)
-    _run_options(sample)
+    posts_options(sample)
+    model_options(sample)
+    stats_options(sample)
+    run_options(sample)
 
 
 def _estimate_command(commands) -> None:
@@ -340,7 +342,7 @@ def _estimate_command(commands) -> None:
     draw.add_argument("--seed", type=int, default=0,
                       help="random seed: the same seed and dump give the same sample "
                            "(default 0)")
-    _posts_options(draw)
+    posts_options(draw)
     report = steps.add_parser("report", help="the leak share of a marked sample, with its "
                               "95%% intervals, as Markdown and JSON")
     report.add_argument("marked", metavar="MARKED", help="the marked sample: annotated "
@@ -360,146 +362,4 @@ def _estimate_command(commands) -> None:
                         help="the upper bound aimed at: the report says how many more "
                              "posts with no leak would bring the bound below it "
                              "(default %(default)s)")
-    _posts_options(report, input_format=False)
-
-
-def _run_options(parser) -> None:
-    from ..jobs.config import MAX_POST_CHARS
-    parser.add_argument("--jobs", "-j", type=positive("--jobs"), metavar="N",
-                        help="worker processes (default: all cores)")
-    parser.add_argument("--max-post-chars", type=positive("--max-post-chars"),
-                        default=MAX_POST_CHARS, metavar="N",
-                        help="a post whose text is longer is a bad record (memory and time "
-                             "grow with a post's length; default %(default)s)")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress and no summary on stderr")
-    parser.add_argument("--engine", choices=("local", "dask"), default="local",
-                        help="local processes (default) or a Dask cluster")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786")
-
-
-def _training_options(parser) -> None:
-    from ..model.tagger import NameTagger
-    defaults = NameTagger().get_params()
-    parser.add_argument("--c1", type=number("--c1", 0.0, None), default=defaults["c1"],
-                        help="L1 regularisation, >= 0 (default %(default)s)")
-    parser.add_argument("--c2", type=number("--c2", 0.0, None), default=defaults["c2"],
-                        help="L2 regularisation, >= 0 (default %(default)s)")
-    parser.add_argument("--max-iterations", type=positive("--max-iterations"),
-                        default=defaults["max_iterations"],
-                        help="L-BFGS iterations at most (default %(default)s)")
-    parser.add_argument("--lowercase-share", type=number("--lowercase-share", 0.0, 1.0),
-                        default=defaults["lowercase_share"], metavar="S",
-                        help="share of training documents added again in lower case, "
-                             "0 to 1 (default %(default)s)")
-    parser.add_argument("--stages", type=int, choices=(1, 2), default=1,
-                        help="2: also learn the second stage, which pools the first "
-                             "stage's evidence per word across the post, thread, author "
-                             "and board (default 1: on the WNUT17 and BTC dev sets it did not "
-                             "help; see docs/accuracy.md)")
-    parser.add_argument("--context-folds", type=positive("--context-folds", 2, 20),
-                        default=defaults["context_folds"], metavar="K",
-                        help="cross-validation folds for training the second stage, "
-                             "2 to 20 (default %(default)s)")
-
-
-def _detecting_command(commands, name: str, output: str, help: str):
-    """A command that runs the model over a whole dump and writes one file."""
-    parser = commands.add_parser(name, help=help)
-    parser.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
-                        "be .gz) or Parquet; - reads standard input")
-    _posts_options(parser)
-    parser.add_argument("-o", "--output", required=True, metavar=output,
-                        help=DETECTING_OUTPUTS[name])
-    _model_options(parser)
-    _stats_options(parser)
-    _run_options(parser)
-    return parser
-
-
-def _stats_options(parser) -> None:
-    parser.add_argument("--stats", metavar="STATS",
-                        help="corpus statistics file: read if it exists (it must have been "
-                             "built from this dump), else built and saved")
-    parser.add_argument("--stats-rebuild", action="store_true",
-                        help="build --stats from this dump even if the file exists")
-
-
-def _list_options(parser) -> None:
-    parser.add_argument("--allow", metavar="FILE",
-                        help="terms never removed, one per line (or a review CSV)")
-    parser.add_argument("--deny", metavar="FILE",
-                        help="terms always removed, one per line (or a review CSV)")
-
-
-REVIEW_MODES = ("placeholder", "pseudonym", "surrogate")   # what removes differently
-
-
-def _person_options(parser) -> None:
-    _list_options(parser)
-    parser.add_argument("--scope", choices=SCOPES, default="board",
-                        help="where two people sharing a name are a conflict: thread, board "
-                             "(default) or the whole dump")
-
-
-def _post_formats():
-    from ..files.formats import POST_FORMATS
-    return POST_FORMATS
-
-
-def _posts_options(parser, input_format: bool = True) -> None:
-    """How to read posts: the id and text field names and (a dump's) format."""
-    parser.add_argument("--id-field", default="id", metavar="NAME",
-                        help="the field holding a post's id (default id); an output keeps "
-                             "the name")
-    parser.add_argument("--text-field", default="text", metavar="NAME",
-                        help="the field holding a post's text (default text); an output "
-                             "keeps the name")
-    if input_format:
-        parser.add_argument("--input-format", choices=_post_formats(), metavar="FORMAT",
-                            help="the dump's format: %s (default: from the extension, "
-                                 "else from the content, as for -)"
-                                 % ", ".join(_post_formats()))
-
-
-def _quiet_option(parser) -> None:
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress messages on stderr")
-
-
-def _chain_option(parser, default: str, prefix: str = "") -> None:
-    """``--chain``: what evaluate, sweep and train --dev measure (``CHAINS``)."""
-    parser.add_argument("--chain", choices=CHAINS, default=default,
-                        help=prefix + "what is measured: 'scrub', everything scrub removes "
-                        "(the rule steps too), or 'model', the model with its threshold and "
-                        "filters (default '%s')" % default)
-
-
-def _model_options(parser) -> None:
-    parser.add_argument("--model", metavar="MODEL", help="default: the bundled model")
-    parser.add_argument("--threshold", type=probability_threshold, metavar="T",
-                        help="name probability threshold (default: the model's)")
-    _tagger_option(parser)
-    _step_options(parser)
-
-
-def _step_options(parser) -> None:
-    parser.add_argument("--steps", type=step_list, metavar="NAME,...",
-                        help="only these steps of the detector chain, comma-separated "
-                             "(default: every step; 'mmbdeid steps' lists them)")
-    parser.add_argument("--no-step", action="append", type=step_list, default=[],
-                        metavar="NAME", help="leave this step out of the chain (repeatable: "
-                        "--no-step drugs --no-step sign-offs)")
-    parser.add_argument("--kinds", type=kind_list, default=DEFAULT_KINDS, metavar="KIND,...",
-                        help="the kinds of identifier removed, comma-separated labels and "
-                             "presets (default: 'default', that is NAME,USER,EMAIL,URL,"
-                             "PHONE; 'safe-harbor': every kind; e.g. default,DATE,ID)")
-
-
-def _tagger_option(parser) -> None:
-    parser.add_argument("--tagger", choices=TAGGERS, default=TAGGERS[0],
-                        help="how the model's probabilities are computed: 'compiled' "
-                             "(default: cached weight sums, many posts at once) or "
-                             "'crfsuite' (crfsuite's arithmetic, slower; the same "
-                             "probabilities to within 1e-6)")
+    posts_options(report, input_format=False)

@@ -14,12 +14,11 @@ import base64
 import hashlib
 import html
 import json
-import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from ..kinds import DEFAULT_KINDS, KINDS
 from .annotate_assets import SCRIPT, STYLE
-from .review_page import LABEL_COLOURS, OTHER_COLOUR
+from .review_page import label_style
 
 # NAME and USER, then the opt-in kinds: nine labels, one per key 1..9. E-mails, URLs and
 # phone numbers are found by pattern and read as O by training: not offered by default.
@@ -77,7 +76,7 @@ def build_annotate_page(posts: Sequence[AnnotatePost], labels: Sequence[str],
     # whatever file name), the same saved work.
     key = hashlib.sha256(data_block({"labels": content["labels"], "posts": content["posts"]})
                          .encode("ascii")).hexdigest()[:32]
-    style = _style(labels)
+    style = label_style(STYLE, "span", labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (
         _source_hash(style), _source_hash(SCRIPT))
     return "".join([
@@ -158,13 +157,3 @@ def _shortcuts(labels: Sequence[str]) -> str:
 
 def _keyed(labels: Sequence[str]) -> List[tuple]:
     return [(index + 1, label) for index, label in enumerate(labels[:MAX_LABELS])]
-
-
-def _style(labels: Sequence[str]) -> str:
-    """The fixed rules, then a colour per label (a label that is not a plain word keeps
-    the grey: CSS is not HTML, escaping would not make it safe)."""
-    colours = "".join(
-        ".chip[data-label=\"%s\"],mark.span[data-label=\"%s\"]{background:%s}" % (
-            label, label, LABEL_COLOURS.get(label, OTHER_COLOUR))
-        for label in labels if re.fullmatch(r"[A-Za-z0-9_]+", label))
-    return STYLE + ".chip,mark.span{background:%s}" % OTHER_COLOUR + colours

@@ -121,7 +121,7 @@ def build_review_page(posts: Sequence[PagePost], strings: Sequence[PageString],
     labels = ([label for label in LABELS if label in DEFAULT_KINDS or label in found]
               + sorted(found - set(LABELS)))
     script = SCRIPT
-    style = _style(labels)
+    style = label_style(STYLE, "rm", labels)
     policy = "default-src 'none'; style-src %s; script-src %s" % (
         _source_hash(style), _source_hash(script))
     parts = [
@@ -353,11 +353,12 @@ def _example(example: PageExample, anchors: Sequence[str]) -> str:
         anchors[example.post], snippet, _e(example.post_id))
 
 
-def _style(labels: Sequence[str]) -> str:
-    """The fixed rules, then a colour per label (a label that is not a plain word keeps
-    the grey: CSS is not HTML, escaping would not make it safe)."""
+def label_style(style: str, mark: str, labels: Sequence[str]) -> str:
+    """``style``, then a colour per label for the label chips and the ``mark.MARK``
+    highlights (a label that is not a plain word keeps the grey: CSS is not HTML,
+    escaping would not make it safe). The review and annotation pages share it."""
     colours = "".join(
-        ".chip[data-label=\"%s\"],mark.rm[data-label=\"%s\"]{background:%s}" % (
-            label, label, LABEL_COLOURS.get(label, OTHER_COLOUR))
+        ".chip[data-label=\"%s\"],mark.%s[data-label=\"%s\"]{background:%s}" % (
+            label, mark, label, LABEL_COLOURS.get(label, OTHER_COLOUR))
         for label in labels if re.fullmatch(r"[A-Za-z0-9_]+", label))
-    return STYLE + ".chip,mark.rm{background:%s}" % OTHER_COLOUR + colours
+    return style + ".chip,mark.%s{background:%s}" % (mark, OTHER_COLOUR) + colours
