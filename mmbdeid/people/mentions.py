@@ -49,6 +49,14 @@ _NOT_VOCATIVE_BEFORE = frozenset(
     "son daughter mom mum dad mother father doctor doc nurse aunt uncle cousin niece nephew "
     "grandma grandpa gran boyfriend girlfriend partner boss neighbor neighbour told tell "
     "ask asked saw see met meet call called".split())
+# A relative or someone known named after a possessive ("my sister Summer", "her husband
+# Will") is a third party: never the post's own author (issue 30).
+_KIN_LEAD = re.compile(
+    r"\b(?:my|our|his|her|their|your)\s+(?:(?:older|younger|little|big|late|ex)[\s-]+)?"
+    r"(?:sister|brother|husband|wife|son|daughter|mom|mum|dad|mother|father|aunt|uncle|"
+    r"cousin|niece|nephew|grandma|grandpa|granddaughter|grandson|gran|boyfriend|girlfriend|"
+    r"partner|fianc[eé]e?|neighbou?r|boss|sil|bil|mil|fil|dh|dw|ds|dd)"
+    r"[\s,]+$", re.IGNORECASE)
 _SENTENCE_END_AFTER = re.compile(r"[ \t]*[.!?]+(?:\s|$)")
 # The author of a post: its sign-off ("Thanks Mary Jane" ending the post, "Hope that
 # helps! R o b e r t", "...\nRon"), or a self-introduction ("I'm Kristen", "Dawn here").
@@ -121,6 +129,11 @@ def _common_words() -> frozenset:
     return load_wordlist("common_words") | load_wordlist("stop_words")
 
 
+def known_name(key: str) -> bool:
+    """Whether a lower-case word is a first name or one of the commoner surnames."""
+    return key in _names()
+
+
 @functools.lru_cache(maxsize=1)
 def _names() -> frozenset:
     """First names and the commoner surnames (the census list's tail holds words like
@@ -135,10 +148,11 @@ def mention_role(text: str, start: int, end: int) -> str:
     post speaks to, never its author), ``author`` (the post's own author: a sign-off or
     self-introduction), ``closing`` (thanks right before a name ending the post: a
     sign-off or someone thanked, which the names decide), ``titled`` (a name after a
-    title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone)."""
+    title, ``Dr. Osei``, or a relation, ``my sister Summer``: never the post's author) or
+    ``""`` (decided by name alone)."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
-    if after_title(before):
+    if after_title(before) or _KIN_LEAD.search(_last_words(before)):
         return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"

@@ -27,6 +27,10 @@ class GroupMembers:
     def in_group(self, username: str, group: Tuple[str, str]) -> bool:
         return group[0] == "dump" or username in self.members.get(group, ())
 
+    def in_thread(self, username: str, thread: str) -> bool:
+        """Whether ``username`` posts in the thread: evidence that a name there is theirs."""
+        return username in self.members.get(("thread", thread), ())
+
     def addressees(self, fields: dict) -> List[str]:
         raise ValueError("the addressees of a post come with it: GroupMembers has no posts")
 
@@ -52,9 +56,10 @@ class ScopeIndex(GroupMembers):
         self.members[("board", field_text(fields, "board"))].add(author)
 
     def members_of(self, scope: str) -> "GroupMembers":
-        """Who posts in each group of one scope, without the posts."""
+        """Who posts in each group of one scope, and in each thread (where a name may
+        link to a member whatever the scope), without the posts."""
         return GroupMembers({group: members for group, members in self.members.items()
-                             if group[0] == scope})
+                             if group[0] in (scope, "thread")})
 
     def parent_author(self, fields: dict) -> Optional[str]:
         parent = fields.get("parent")
