@@ -50,7 +50,7 @@ class MentionFinder:
                  for start, end in found_in_visible(self.member_names.finditer, text)
                  if not _inside_any(start, end, spans)
                  and not (text[start:end] in self.mid_sentence
-                          and sentence_initial(text, start))]
+                          and sentence_initial(text, start, end))]
         if not found:
             return found
         document = Document.from_text(text)

@@ -171,7 +171,9 @@ class Linker:
         for person in people:
             person.forms = {key: self._forms[key].most_common(1)[0][0]
                             for key in person.names if key in self._forms}
-            person.confident = {key for key in person.names if key in self._confident}
+            # sure once, or found in two posts or more: not a single guess
+            person.confident = {key for key, posts in person.names.items()
+                                if key in self._confident or posts >= 2}
         return people
 
     def _link_addressed(self, people: PersonMap, by_username: Dict[str, Person],

@@ -121,8 +121,11 @@ class Resolver:
         group = self.scopes.group(fields, self.scope)
         author_name = field_text(fields, "author")
         author = self.people.by_username(author_name) if author_name else None
+        # a sign-off or self-introduction is its author's, also one the model missed in
+        # pass 2 and the map's names found (``\n\nAggie`` ending her posts)
         if mention.role in ("author", "closing") and author is not None \
-                and key in author.names and not self._better_known_as(key, author):
+                and (key in author.names or mention.role == "author") \
+                and not self._better_known_as(key, author):
             return author.id
         place = (field_text(fields, "thread"), author_name)
         if mention.role == "titled":

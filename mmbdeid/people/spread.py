@@ -3,13 +3,15 @@ what is a name there (issue 30). The model removes a word at its low threshold o
 (``guy`` at 0.05, ``Iron``, ``Menopur``); searched in every post, that one removal became
 dozens.
 
-- a name the linking met only in mentions below ``CONFIDENT`` is not searched (a map read
-  from a file has no probabilities: its names are);
-- a medical word or a drug (``Menopur``, ``Onc``) never is, nor a dictionary word that is
-  not also a name (``bone``, ``Iron``, ``state``), nor a lower-case dictionary word;
-- a name that is also a word (``Summer``, ``Hope``, ``Will``) is searched as written in
-  the map (capitalised) and not where a sentence starts (``Hope that helps``);
-- a name that is no word (``Lindqvist``, ``kaygril``) and a name of several words with a
+- a drug (``Lupron``) is never searched, nor a dictionary or medical word that is not
+  also a name (``bone``, ``Iron``, ``Onc``, ``state``), nor a lower-case dictionary word;
+- a name the linking met only once, below ``CONFIDENT``, is not searched: one guess is
+  not spread to the dump (a map read from a file has no probabilities: its names are);
+- a name that is also a word (``Summer``, ``Hope``, ``Will``, ``Art``) is searched as
+  written in the map (capitalised); not
+  where it opens a sentence that goes on (``Hope that helps``, ``Will you``), but where it
+  stands alone there (a sign-off ``\n\nSummer``, ``Mo, day 3 counts``);
+- a name that is no word (``Lindqvist``, ``Aggie``) and a name of several words with a
   part that is no word (``Stan Kowalski``) are searched everywhere, as written.
 """
 from __future__ import annotations
@@ -27,6 +29,7 @@ WORD_ZIPF = 3.0         # a lower-case form this frequent is a dictionary word
 ANYWHERE, MID_SENTENCE = "anywhere", "mid-sentence"
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n])[\W_]*$")
+_GOES_ON = re.compile(r"[ \t]+[a-z]")
 
 
 @functools.lru_cache(maxsize=1)
@@ -35,13 +38,19 @@ def _board_words() -> frozenset:
 
 
 @functools.lru_cache(maxsize=1)
-def _words() -> frozenset:
-    return load_wordlist("common_words") | load_wordlist("stop_words")
+def _drugs() -> frozenset:
+    return load_wordlist("drugs")
+
+
+@functools.lru_cache(maxsize=1)
+def _stop_words() -> frozenset:
+    return load_wordlist("stop_words")
 
 
 def is_word(key: str) -> bool:
-    """Whether a lower-case single word is in the dictionary (or that frequent)."""
-    return key in _words() or load_zipf().get(key, 0.0) >= WORD_ZIPF
+    """Whether a lower-case single word is a common one: a stop word, or that frequent
+    (the common-words list also holds rare words and names: ``aggie``, ``luis``)."""
+    return key in _stop_words() or load_zipf().get(key, 0.0) >= WORD_ZIPF
 
 
 @functools.lru_cache(maxsize=65536)
@@ -54,15 +63,17 @@ def where_searched(form: str) -> str:
         return ""
     if len(parts) > 1:
         return ANYWHERE if any(not is_word(p) for p in parts if len(p) > 1) else ""
-    if key in _board_words():
+    if key in _drugs():
         return ""
-    if not is_word(key):
+    if not is_word(key) and key not in _board_words():
         return ANYWHERE
     if known_name(key) and form[:1].isupper():
         return MID_SENTENCE
     return ""
 
 
-def sentence_initial(text: str, start: int) -> bool:
-    """Whether a word at ``start`` opens a sentence, a line or the text."""
-    return bool(_SENTENCE_START.search(text, max(start - 40, 0), start))
+def sentence_initial(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end`` opens a sentence (a line, the text) that goes on
+    with a lower-case word: ``Hope that helps``, not ``Mo, day 3`` nor a sign-off."""
+    return (bool(_SENTENCE_START.search(text, max(start - 40, 0), start))
+            and bool(_GOES_ON.match(text, end)))

@@ -110,3 +110,33 @@ def test_a_duplicate_name_warning_names_where_each_candidate_posts():
     assert [w.public_message().split(";")[0] for w in warnings] == [
         "a name in thread t2 (scope: board b) could be U2 (posts in thread t2) or U1 "
         "(posts in board b, not in this thread)"]
+
+
+@pytest.mark.parametrize("key, names, usernames, fits", [
+    ("penny", ["pen"], [], True),               # a short form: "xx Pen", "Hi Penny"
+    ("stan", ["stanislaw"], [], True),
+    ("will", ["willa"], [], False),             # a word first
+    ("hope", [], ["hopeful_in_ohio"], False),   # a word that begins a username: no evidence
+    ("oneday", [], ["onedayatatime"], True),    # a prefix that is no word still is
+])
+def test_what_a_name_is_a_variant_of(key, names, usernames, fits):
+    from collections import Counter
+
+    from mmbdeid.people.personmap import Person
+    from mmbdeid.people.variants import called
+    assert bool(called(key, Person("U1", usernames, Counter(names)))) is fits
+
+
+def test_a_sign_off_the_map_lacks_is_still_its_author():
+    """``\\n\\nAggie`` ending her posts, found in pass 3 by the map's names where the model
+    missed it in pass 2: her own sign-off, not a person of its own."""
+    from mmbdeid.people.mentions import Mention
+    from mmbdeid.people.personmap import Person, PersonMap
+    from mmbdeid.people.scope import ScopeIndex
+    people, scopes = PersonMap(), ScopeIndex()
+    people.add(Person("U1", ["pierogi_and_patience"]))
+    fields = {"id": "1", "board": "b", "thread": "t", "author": "pierogi_and_patience",
+              "text": "Long night.\n\nAggie"}
+    scopes.add_post(fields)
+    mention = Mention(13, 18, "Aggie", "NAME", "author")
+    assert Resolver(people, scopes).resolve(mention, fields) == "U1"

@@ -15,8 +15,9 @@ from mmbdeid.people.spread import ANYWHERE, MID_SENTENCE, sentence_initial, wher
     ("Stan Kowalski", ANYWHERE),        # a full name
     ("Summer", MID_SENTENCE),           # a name and a word
     ("summer", ""),                     # ... and in lower case only a word
-    ("Hope", ""), ("Art", ""),          # on the board's medical list too (HOPE, ART)
-    ("guy", ""), ("second", ""), ("bone", ""), ("Iron", ""), ("state", ""),
+    ("Hope", MID_SENTENCE), ("Art", MID_SENTENCE),   # names, on the medical list too
+    ("Aggie", ANYWHERE),                # a rare word: a name when capitalised
+    ("guy", ""), ("second", ""), ("bone", ""), ("Iron", ""), ("state", ""), ("Onc", ""),
     ("methotrexate", ""),               # a drug
     ("on monday", ""),                  # every part a word
 ])
@@ -30,9 +31,12 @@ def test_where_a_name_of_the_map_is_searched(form, where):
     ("Great news!\n\nHope you're well", "Hope", True),
     ("My sister Hope came", "Hope", False),
     ("Thanks, Hope", "Hope", False),
+    ("Mo, day 3 counts", "Mo", False),          # a vocative: alone in its sentence
+    ("See you Friday.\n\nSummer", "Summer", False),   # a sign-off
 ])
 def test_sentence_initial(text, word, initial):
-    assert sentence_initial(text, text.index(word)) is initial
+    start = text.index(word)
+    assert sentence_initial(text, start, start + len(word)) is initial
 
 
 def people(**confident):
@@ -47,7 +51,7 @@ def people(**confident):
 
 def test_only_confident_names_that_are_names_are_searched():
     forms = member_name_forms(people(Lindqvist=True, Oberholzer=False, guy=True, Summer=True))
-    assert forms == ["Lindqvist", "Summer"]
+    assert forms == ["Lindqvist", "Summer"]         # Oberholzer: met once, below 0.5
 
 
 def test_a_map_read_from_a_file_has_no_probabilities_and_is_searched():
@@ -58,6 +62,7 @@ def test_a_map_read_from_a_file_has_no_probabilities_and_is_searched():
 
 @pytest.mark.parametrize("text, added", [
     ("Summer is here. Ask Lindqvist", ["Lindqvist"]),
+    ("Ask Lindqvist.\n\nSummer", ["Lindqvist", "Summer"]),
     ("Ask my sister Summer or Lindqvist", ["Summer", "Lindqvist"]),
     ("The guy at the desk", []),
 ])
