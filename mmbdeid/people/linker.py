@@ -148,13 +148,15 @@ class Linker:
             person.own = set(person.names)
         index = VariantIndex(people)
         resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
-        # Most used names first, so a variant joins the name it is a variant of; then in
+        # Full names first, so a part (`Kowalski`, `Rose`) joins the full name it is a part
+        # of; then the most used, so a variant joins the name it is a variant of; then in
         # the order the dump first mentions them.
         first_seen = {key: order for order, key in enumerate(self._forms)}
         total = len(self._unlinked)
         for done, ((key, label), groups) in enumerate(sorted(
                 self._unlinked.items(),
-                key=lambda item: (-sum(item[1].values()), first_seen.get(item[0][0], 0)))):
+                key=lambda item: (" " not in item[0][0], -sum(item[1].values()),
+                                  first_seen.get(item[0][0], 0)))):
             if done % PROGRESS_EVERY == 0:
                 report("by name", done, total)
             for (group, not_of, thread, author), posts in groups.items():

@@ -109,6 +109,9 @@ def keep_apart(text: str, previous: Span, span: Span) -> bool:
         return True
     if _is_initial(last_word) or _is_initial(word):
         return False                    # "David A. Foti": an initial makes it a name
+    if (last_word[:1].isupper() and last_word.lower() in first_names()
+            and not ordinary_word(word)):
+        return False                    # "Rose Delacroix-Mbeki": a first name, a surname
     return ordinary_word(last_word) or ordinary_word(word)
 
 

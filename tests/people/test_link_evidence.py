@@ -140,3 +140,30 @@ def test_a_sign_off_the_map_lacks_is_still_its_author():
     scopes.add_post(fields)
     mention = Mention(13, 18, "Aggie", "NAME", "author")
     assert Resolver(people, scopes).resolve(mention, fields) == "U1"
+
+
+def test_a_part_of_a_full_name_in_the_thread_is_that_person():
+    """`Rose Delacroix-Mbeki`, then `Rose` in the next post: one person (a first name that
+    is a word joins the surname after it; full names are linked before their parts)."""
+    posts = [post("r1", "rec", "t1", "day_by_day",
+                  "Our new counselor Rose Delacroix-Mbeki starts Monday.",
+                  "Rose", "Delacroix-Mbeki"),
+             post("r2", "rec", "t1", "sober_sam", "I had a session with Rose last year.",
+                  "Rose", parent="r1"),
+             post("r3", "rec", "t1", "kay_k", "My son liked Rose a lot, she helped.", "Rose",
+                  parent="r1")]           # the part used more than the full name
+    found, _ = owners(posts)
+    assert found[("r1", "Rose Delacroix-Mbeki")] == found[("r2", "Rose")] \
+        == found[("r3", "Rose")]
+
+
+@pytest.mark.parametrize("text, words, merged", [
+    ("Ask Hope Lindqvist today", ["Hope", "Lindqvist"], ["Hope Lindqvist"]),  # name, surname
+    ("Ouch Hank", ["Ouch", "Hank"], ["Ouch", "Hank"]),          # a word, no first name
+    ("Will Smith", ["Will", "Smith"], ["Will Smith"]),
+])
+def test_a_first_name_that_is_a_word_joins_the_surname_after_it(text, words, merged):
+    from mmbdeid.people.mentions import name_groups
+    from mmbdeid.spans import join
+    groups = [join(group) for group in name_groups(text, spans_of(text, words))]
+    assert [text[s.start:s.end] for s in groups] == merged
