@@ -274,6 +274,10 @@ class Resolver:
         if person.usernames:
             if any(self.scopes.in_thread(u, thread) for u in person.usernames):
                 return IN_THREAD
+            if not any(self.scopes.posts_here(u) for u in person.usernames):
+                # a member of a map from another run, who posts nowhere here: as the
+                # map says
+                return OWN_NAME if key in person.names or not exact else 0
             if group[0] == "thread" or not self._in_group(person_id, group):
                 return 0
             own = person.names if person.own is None else person.own
