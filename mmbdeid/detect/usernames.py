@@ -2,7 +2,7 @@
 from typing import List
 
 from ..lexicon.usernames import username_variants
-from ..lexicon.word_policy import search_mode
+from ..lexicon.word_policy import distinctive_variant, search_mode
 from ..spans import USERNAME, Span, overlapping_any
 from ..text.document import Document
 from ..text.terms import TermMatcher
@@ -14,15 +14,16 @@ VARIANT_MIN = 5
 def distinctive_usernames(stats) -> List[str]:
     """The dump's usernames, and their variants of at least ``VARIANT_MIN`` letters, that
     are not ordinary words: ``gracefulgram``, ``T1since82`` and ``wildflower`` (of
-    wildflower_jo) are always usernames, ``hope`` and ``tiger`` mostly are not (the model
-    decides those). The audit classes words by the same policy
+    wildflower_jo: the username's head) are always usernames, ``hope`` and ``tiger``
+    mostly are not (the model decides those), nor ``hauler`` of LongHaulerLuis (a word
+    that is only a piece of it: :func:`~mmbdeid.lexicon.word_policy.distinctive_variant`). The audit classes words by the same policy
     (:mod:`mmbdeid.lexicon.word_policy`), so what it searches without regard to case is what
     this step removes."""
     users = {user for users in stats.users_by_board().values() for user in users if user}
     terms = {user for user in users if search_mode(user, "username") == "any-case"}
     for user in users:
         terms.update(v for v in username_variants(user)
-                     if len(v) >= VARIANT_MIN and search_mode(v, "variant") == "any-case")
+                     if len(v) >= VARIANT_MIN and distinctive_variant(v, user))
     return sorted(terms)
 
 

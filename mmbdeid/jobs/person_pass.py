@@ -46,7 +46,7 @@ class ChunkMentions:
     that); ``payload``: the map (:func:`map_payload`), checked against ``digest``."""
 
     def __init__(self, run: str, digest: str, payload: bytes, detection: DetectionConfig):
-        from ..output.operators import member_name_forms
+        from ..output.operators import hand_added_forms, member_name_forms
         from ..output.person_mentions import MentionFinder
         from ..people.resolver import Resolver
         from .consistency import ChunkExtender
@@ -54,7 +54,7 @@ class ChunkMentions:
             raise ValueError("the person map arrived damaged")
         people, members, scope = pickle.loads(payload)
         self.finder = MentionFinder(member_name_forms(people), detection.allow,
-                                    detection.steps)
+                                    detection.steps, hand_added=hand_added_forms(people))
         self.resolver = Resolver(people, members, scope)
         self.analyzer = (ChunkExtender(run, replace(detection, render_placeholders=False))
                          .analyzer if detection.runs("consistency") else None)

@@ -44,3 +44,22 @@ def search_mode(term: str, kind: str) -> str:
     if kind == "variant" and len(lower) < SHORT_COMMON and lower not in given_names:
         return "unchecked"
     return "capitalised"
+
+
+SHORT_TAIL = 3          # "jo" of wildflower_jo, "44" of ladybug_44: a tag, not a word
+
+
+def distinctive_variant(variant: str, username: str) -> bool:
+    """Whether a variant of a username is searched as that user whatever its case: it
+    must be ``any-case`` (:func:`search_mode`), and a dictionary word (``hauler`` of
+    LongHaulerLuis, ``bendy`` of bendybecca: the board's own words) only when it is the
+    username's head, less a short tag (``wildflower`` of wildflower_jo, ``rosebud`` of
+    rosebud58): a word that is only a piece of a username is not that user."""
+    if search_mode(variant, "variant") != "any-case":
+        return False
+    from .wordlists import load_wordlist
+    lower = variant.lower()
+    if lower not in load_wordlist("common_words"):
+        return True
+    folded = username.lower()
+    return folded.startswith(lower) and len(folded) - len(lower) <= SHORT_TAIL + 1

@@ -40,6 +40,7 @@ from ..people.mentions import Mention
 from ..people.personmap import PersonMap
 from ..people.resolver import Answer, DuplicateName, Resolver
 from ..people.scope import ScopeIndex
+from ..people.spread import where_searched
 from ..spans import Span, join, mention_groups
 from ..text.markup import stitch_keeping_markup, without_markup
 from ..text.placeholders import PLACEHOLDER, mark_surrogate
@@ -192,7 +193,8 @@ class PersonOperator(Operator):
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         if self._finder is None:        # (built on first use: with workers, they find)
-            self._finder = MentionFinder(self.member_forms, *self._finder_options)
+            self._finder = MentionFinder(self.member_forms, *self._finder_options,
+                                         hand_added=hand_added_forms(self.people))
         return self.write(fields, *self._finder(fields["text"], spans))
 
     def write(self, fields: dict, spans: Sequence[Span], mentions: Sequence[Mention],
@@ -356,15 +358,24 @@ def member_name_forms(people: PersonMap) -> List[str]:
     """How the people of the map are called, for the whole-word search: every line of the
     map, board members and people only mentioned alike, so a name added to a ``P`` line by
     hand is applied (stop words and one-letter names left out: they would replace
-    ordinary words)."""
+    ordinary words); but only what is a name (:mod:`mmbdeid.people.spread`: not a
+    dictionary or medical word, not a name the model only guessed at)."""
     stop_words = load_wordlist("stop_words")
     forms = []
     for person in people:
         for key in person.names:
             form = people.form(person, key)
-            if len(key) >= 2 and key not in stop_words:
+            if len(key) >= 2 and key not in stop_words and (key in person.by_hand or (
+                    where_searched(form)
+                    and (person.confident is None or key in person.confident))):
                 forms.append(form)
     return forms
+
+
+def hand_added_forms(people: PersonMap) -> List[str]:
+    """The names written in an edited map without a count (``P7 | Grant``): added by
+    hand, searched as written wherever they stand, words or not."""
+    return [people.form(person, key) for person in people for key in person.by_hand]
 
 
 def _real_strings(people: PersonMap) -> List[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from ..people.mentions import Mention, mentions_of
+from ..people.spread import MID_SENTENCE, sentence_initial, where_searched
 from ..spans import MEMBER, Span, add_spans, drop_inside
 from ..text.terms import TermMatcher
 
@@ -20,9 +21,13 @@ class MentionFinder:
     the post's mentions of people (:func:`~mmbdeid.people.mentions.mentions_of`)."""
 
     def __init__(self, member_forms: Sequence[str], allow: Sequence[str] = (),
-                 steps: Optional[Sequence[str]] = None):
+                 steps: Optional[Sequence[str]] = None, hand_added: Sequence[str] = ()):
         self.allow = TermMatcher(allow) if allow else None
         self.member_names = TermMatcher(member_forms, case_sensitive=True)
+        # names that are also words (``Summer``): not where a sentence starts, unless
+        # added to the map by hand
+        self.mid_sentence = frozenset(form for form in member_forms
+                                      if where_searched(form) == MID_SENTENCE) - set(hand_added)
         # (imported here: the command line imports the operators for their --mode choices
         # and need not load the tokenizer's tables)
         from ..detect.registry import STEP_NAMES, keep_steps
@@ -42,7 +47,9 @@ class MentionFinder:
         from ..text.normalize import found_in_visible
         # names are looked for as the analyzer looks, in the visible text (``Li\u200bnda``)
         found = drop_inside([Span("NAME", start, end, 1.0, MEMBER) for start, end
-                             in found_in_visible(self.member_names.finditer, text)],
+                             in found_in_visible(self.member_names.finditer, text)
+                             if not (text[start:end] in self.mid_sentence
+                                     and sentence_initial(text, start, end))],
                             [(span.start, span.end) for span in spans])
         if not found:
             return found

@@ -39,6 +39,7 @@ from .mentions import Mention, mentions_of
 from .personmap import Person, PersonMap, name_key
 from .resolver import DuplicateName, Resolver
 from .scope import SCOPES, ScopeIndex, field_text
+from .spread import CONFIDENT
 from .variants import EXACT, VariantIndex, called, known_by_name
 
 _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
@@ -77,10 +78,11 @@ class Linker:
         self.scopes = ScopeIndex()
         self._authors: Dict[str, int] = {}                 # username -> first-post order
         self._evidence: Counter = Counter()                 # (username, key) -> posts
-        # (key, label) -> (scope group, author the name is not) -> posts
+        # (key, label) -> (scope group, author the name is not, thread, author) -> posts
         self._unlinked: Dict[Tuple[str, str], Counter] = {}
         self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
+        self._confident: Set[str] = set()              # keys met at CONFIDENT or more
         self._ids_in_texts: Set[str] = set()            # [P12] of an earlier scrub
         self._pseudonym_like: Set[str] = set()          # U2, p14 in the texts
 
@@ -104,6 +106,8 @@ class Linker:
             if not key:
                 continue
             self._forms[key][mention.text] += 1
+            if any(part.score >= CONFIDENT for part in mention.parts) or not mention.parts:
+                self._confident.add(key)
             marker = (mention.role, key, mention.label)
             if marker in seen:              # counts are posts, as in Farrow et al.
                 continue
@@ -113,14 +117,17 @@ class Linker:
             elif mention.role in ("addressee", "closing"):
                 self._addressed.append(_Addressed(post, key, mention.label, mention.role))
             elif mention.role == "titled":
-                self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope),
-                                   author)
+                self._add_unlinked(key, mention.label, post, author)
             else:
-                self._add_unlinked(key, mention.label, self.scopes.group(fields, self.scope))
+                self._add_unlinked(key, mention.label, post)
 
-    def _add_unlinked(self, key: str, label: str, group: Tuple[str, str], not_of: str = "",
-                      posts: int = 1) -> None:
-        self._unlinked.setdefault((key, label), Counter())[(group, not_of)] += posts
+    def _add_unlinked(self, key: str, label: str, post: dict, not_of: str = "",
+                      posts: int = 1, group: Optional[Tuple[str, str]] = None) -> None:
+        """A name to resolve by name, in the post's scope group (or ``group``), never as
+        ``not_of``; where it was met (thread, author) is what may link it to someone."""
+        where = (self.scopes.group(post, self.scope) if group is None else group, not_of,
+                 field_text(post, "thread"), field_text(post, "author"))
+        self._unlinked.setdefault((key, label), Counter())[where] += posts
 
     def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None,
                    progress: Optional[Callable[[str, int, int], None]] = None) -> PersonMap:
@@ -140,24 +147,30 @@ class Linker:
             named = people.by_username(key)
             if named is not None and named.usernames[0] != username:
                 # "Thank you hope and Ron": the user hope, not a name of the parent author
-                self._add_unlinked(key, "USER", ("dump", ""), posts=posts)
+                self._add_unlinked(key, "USER", {}, posts=posts, group=("dump", ""))
             elif username in by_username:
                 by_username[username].names[key] += posts
         self._link_addressed(people, by_username, report)
+        for person in people:                     # what their own posts call them
+            person.own = set(person.names)
         index = VariantIndex(people)
         resolver = Resolver(people, self.scopes, self.scope, warn=warn, index=index)
-        # Most used names first, so a variant joins the name it is a variant of; then in
+        # Full names first, so a part (`Kowalski`, `Rose`) joins the full name it is a part
+        # of; then the most used, so a variant joins the name it is a variant of; then in
         # the order the dump first mentions them.
         first_seen = {key: order for order, key in enumerate(self._forms)}
         total = len(self._unlinked)
         for done, ((key, label), groups) in enumerate(sorted(
                 self._unlinked.items(),
-                key=lambda item: (-sum(item[1].values()), first_seen.get(item[0][0], 0)))):
+                key=lambda item: (" " not in item[0][0], -sum(item[1].values()),
+                                  first_seen.get(item[0][0], 0)))):
             if done % PROGRESS_EVERY == 0:
                 report("by name", done, total)
-            for (group, not_of), posts in groups.items():
+            for (group, not_of, thread, author), posts in groups.items():
                 excluded = by_username[not_of].id if not_of in by_username else ""
-                person_id = resolver.resolve_in_group(key, label, group, excluded)
+                person_id = resolver.resolve_in_group(key, label, group, excluded, thread,
+                                                      author)
+                resolver.place(person_id, thread, author)
                 person = people[person_id]
                 if person.usernames and name_key(person.usernames[0]) == key:
                     continue                      # the username itself, already listed
@@ -167,6 +180,9 @@ class Linker:
         for person in people:
             person.forms = {key: self._forms[key].most_common(1)[0][0]
                             for key in person.names if key in self._forms}
+            # sure once, or found in two posts or more: not a single guess
+            person.confident = {key for key, posts in person.names.items()
+                                if key in self._confident or posts >= 2}
         return people
 
     def real_strings(self) -> List[str]:
@@ -197,14 +213,13 @@ class Linker:
                 if named.usernames[0] in self.scopes.addressees(post):   # when addressed
                     username = named.usernames[0]
                 else:
-                    self._add_unlinked(key, "USER", ("dump", ""))
+                    self._add_unlinked(key, "USER", post, group=("dump", ""))
                     continue
             else:
                 username = self._addressee(addressed, by_username)
             if username is None:
                 # Nobody who matches: found by name, or a person of its own; not the author.
-                self._add_unlinked(key, addressed.label, self.scopes.group(post, self.scope),
-                                   author)
+                self._add_unlinked(key, addressed.label, post, author)
             elif (field_text(post, "id"), username, key) not in linked:
                 linked.add((field_text(post, "id"), username, key))
                 by_username[username].names[key] += 1

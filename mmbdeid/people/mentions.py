@@ -49,6 +49,14 @@ _NOT_VOCATIVE_BEFORE = frozenset(
     "son daughter mom mum dad mother father doctor doc nurse aunt uncle cousin niece nephew "
     "grandma grandpa gran boyfriend girlfriend partner boss neighbor neighbour told tell "
     "ask asked saw see met meet call called".split())
+# A relative or someone known named after a possessive ("my sister Summer", "her husband
+# Will") is a third party: never the post's own author (issue 30).
+_KIN_LEAD = re.compile(
+    r"\b(?:my|our|his|her|their|your)\s+(?:(?:older|younger|little|big|late|ex)[\s-]+)?"
+    r"(?:sister|brother|husband|wife|son|daughter|mom|mum|dad|mother|father|aunt|uncle|"
+    r"cousin|niece|nephew|grandma|grandpa|granddaughter|grandson|gran|boyfriend|girlfriend|"
+    r"partner|fianc[eé]e?|neighbou?r|boss|sil|bil|mil|fil|dh|dw|ds|dd)"
+    r"[\s,]+$", re.IGNORECASE)
 _SENTENCE_END_AFTER = re.compile(r"[ \t]*[.!?]+(?:\s|$)")
 # The author of a post: its sign-off ("Thanks Mary Jane" ending the post, "Hope that
 # helps! R o b e r t", "...\nRon"), or a self-introduction ("I'm Kristen", "Dawn here").
@@ -116,6 +124,9 @@ def _keep_apart(text: str, previous: Span, span: Span, last_word: "_LastWord") -
         return True
     if _is_initial(word) or (last is not None and _is_initial(last)):
         return False                    # "David A. Foti": an initial makes it a name
+    if (last is not None and last[:1].isupper() and last.lower() in first_names()
+            and not ordinary_word(word)):
+        return False                    # "Rose Delacroix-Mbeki": a first name, a surname
     return ordinary_word(word) or (last is not None and ordinary_word(last))
 
 
@@ -170,18 +181,25 @@ def _names() -> frozenset:
     return first_names() | surnames
 
 
+def known_name(key: str) -> bool:
+    """Whether a lower-case word is a first name or one of the commoner surnames."""
+    return key in _names()
+
+
 def mention_role(text: str, start: int, end: int, line_start: Optional[int] = None) -> str:
     """Who a mention most likely is, from the words around it: ``addressee`` (someone the
     post speaks to, never its author), ``author`` (the post's own author: a sign-off or
     self-introduction), ``closing`` (thanks right before a name ending the post: a
     sign-off or someone thanked, which the names decide), ``titled`` (a name after a
-    title, ``Dr. Osei``: never the post's author) or ``""`` (decided by name alone).
-    ``line_start``: where the mention's line starts, if known (:func:`mentions_of`)."""
+    title, ``Dr. Osei``, or a relation, ``my sister Summer``: never the post's author) or
+    ``""`` (decided by name alone). ``line_start``: where the mention's line starts, if
+    known (:func:`mentions_of`)."""
     if line_start is None:
         line_start = text.rfind("\n", 0, start) + 1
     # The line before the name is read in place, only as far as each question needs:
     # copied (and stripped) for each name, a line of many names took quadratic time.
-    if _after_title(text, line_start, start):
+    if (_after_title(text, line_start, start)
+            or _KIN_LEAD.search(_last_words(text, line_start, start))):
         return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"

@@ -53,6 +53,17 @@ class Person:
     usernames: List[str]
     names: Counter = field(default_factory=Counter)      # name key -> posts
     forms: Dict[str, str] = field(default_factory=dict)  # name key -> how it is written
+    # What links a name to this person outside a thread where they take part (issue 30),
+    # None where nothing is known (a map read from a file: every line applies anywhere).
+    # A member: the names their own posts give them (sign-offs, greetings to them).
+    own: Optional[Set[str]] = None
+    # Someone who never posts: the threads they are named in, and who names them.
+    threads: Optional[Set[str]] = None
+    speakers: Optional[Set[str]] = None
+    # The names met at least once with a confident probability (people/spread.py); in a
+    # map read from a file, the names written without a count (added by hand).
+    confident: Optional[Set[str]] = None
+    by_hand: Set[str] = field(default_factory=set)
 
 
 class PersonMap:
@@ -185,6 +196,8 @@ class PersonMap:
                     raise InputError("field %d is not a name (no letters or digits)"
                                      % position, path, number)
                 person.names[key] += int(count.group(1)) if count else 1
+                if not count:
+                    person.by_hand.add(key)
                 person.forms.setdefault(key, written.strip())
             people.add(person)
             people.avoid(person.names)           # a name of the map is no new id either

@@ -10,15 +10,17 @@ what the people it has added since could change.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from .mentions import Mention
 from .personmap import Person, PersonMap, name_key
 from .scope import ScopeIndex, field_text
-from .variants import VariantIndex
+from .variants import VariantIndex, called
 
 MISPLACED_REPLY_RATIO = 3   # a once-seen link loses to a name seen this often for another
+# What links a name to a person (Resolver._evidence), strongest first.
+IN_THREAD, OWN_NAME, NAMED = 3, 2, 1
 
 
 class DuplicateName(NamedTuple):
@@ -27,25 +29,40 @@ class DuplicateName(NamedTuple):
     people: Tuple[str, ...]
     group: str      # "thread t12", "board arthritis", "dump"
     chosen: str
+    # where each of ``people`` takes part ("posts there", "posts in board b", "named
+    # there"), and the thread the name was first met in with this choice
+    places: Tuple[str, ...] = ()
+    thread: str = ""
+
+    def _candidates(self) -> str:
+        return " or ".join("%s (%s)" % (person, place) if place else person
+                           for person, place in zip(self.people, self.places
+                                                    or ("",) * len(self.people)))
+
+    def _where(self) -> str:
+        return "in thread %s (scope: %s)" % (self.thread, self.group)
 
     def message(self) -> str:
         """With the name: for the person map's comments, where names belong."""
-        return ('"%s" could be %s (all in %s); used %s - edit the map to resolve'
-                % (self.name, " or ".join(self.people), self.group, self.chosen))
+        return ('"%s" %s could be %s; used %s - edit the map to resolve'
+                % (self.name, self._where(), self._candidates(), self.chosen))
 
     def public_message(self) -> str:
         """Without the name: for stderr and logs, which are not kept secret."""
-        return ("a name could be %s (all in %s); used %s - see the warnings at the top of "
-                "the map from 'mmbdeid link'" % (" or ".join(self.people), self.group,
+        return ("a name %s could be %s; used %s - see the warnings at the top of "
+                "the map from 'mmbdeid link'" % (self._where(), self._candidates(),
                                                   self.chosen))
 
 
 class InGroup(NamedTuple):
-    """A mention to resolve by name in a scope group, never as ``excluded``."""
+    """A mention to resolve by name in a scope group, never as ``excluded``, in a thread
+    by an author (what links it to a person: :meth:`Resolver._evidence`)."""
     key: str
     label: str
     group: Tuple[str, str]
     excluded: str = ""
+    thread: str = ""
+    author: str = ""
 
 
 # A mention's route: its person's id, or the name to resolve in a group.
@@ -70,8 +87,8 @@ class Resolver:
         self.warn = warn
         self.index = index or VariantIndex(people)
         self._warned: Set[Tuple[str, Tuple[str, str]]] = set()
-        # name key -> (label, scope group, excluded person) -> person id
-        self._cache: Dict[str, Dict[Tuple[str, Tuple[str, str], str], str]] = defaultdict(dict)
+        # name key -> (label, scope group, excluded person, thread, author) -> person id
+        self._cache: Dict[str, Dict[tuple, str]] = defaultdict(dict)
         self._answers: Dict[InGroup, Tuple[Optional[str], Optional[DuplicateName], bool]] = {}
         # after fix(): the people added since, their names indexed, and whether one of
         # them is a board member (an author the given map lacked)
@@ -104,11 +121,16 @@ class Resolver:
         group = self.scopes.group(fields, self.scope)
         author_name = field_text(fields, "author")
         author = self.people.by_username(author_name) if author_name else None
+        # a sign-off or self-introduction is its author's, also one the model missed in
+        # pass 2 and the map's names found (``\n\nAggie`` ending her posts)
         if mention.role in ("author", "closing") and author is not None \
-                and key in author.names and not self._better_known_as(key, author):
+                and (key in author.names or mention.role == "author") \
+                and not self._better_known_as(key, author):
             return author.id
+        place = (field_text(fields, "thread"), author_name)
         if mention.role == "titled":
-            return InGroup(key, mention.label, group, author.id if author is not None else "")
+            return InGroup(key, mention.label, group,
+                           author.id if author is not None else "", *place)
         if mention.role in ("addressee", "closing"):
             if addressees is None:
                 addressees = self.scopes.addressees(fields)
@@ -117,8 +139,9 @@ class Resolver:
                 if (person is not None and key in person.names
                         and not self._better_known_as(key, person)):
                     return person.id
-            return InGroup(key, mention.label, group, author.id if author is not None else "")
-        return InGroup(key, mention.label, group)
+            return InGroup(key, mention.label, group,
+                           author.id if author is not None else "", *place)
+        return InGroup(key, mention.label, group, "", *place)
 
     def answer(self, query: InGroup) -> Tuple[Optional[str], Optional[DuplicateName], bool]:
         """Who the map gives a name in a group to, learning nothing: the person (None: a
@@ -127,8 +150,7 @@ class Resolver:
         the group: a new person is never one)."""
         found = self._answers.get(query)
         if found is None:
-            found = self._answers[query] = self._choose_in(query.key, query.group,
-                                                           query.excluded)
+            found = self._answers[query] = self._choose_in(*query[:1], *query[2:])
         return found
 
     def settle(self, answer: Answer, mention: Mention, fields: dict) -> str:
@@ -179,16 +201,29 @@ class Resolver:
         return person.id
 
     def resolve_in_group(self, key: str, label: str, group: Tuple[str, str],
-                         excluded: str = "") -> str:
+                         excluded: str = "", thread: str = "", author: str = "") -> str:
         """The person called ``key`` in a scope group, never ``excluded`` (the author of
-        a post addressing someone so called): a new person when nobody else is."""
+        a post addressing someone so called), for a mention in ``thread`` by ``author``:
+        a new person when nobody else is."""
         cached = self._cache[key]
-        person_id = cached.get((label, group, excluded))
+        person_id = cached.get((label, group, excluded, thread, author))
         if person_id is None:
-            person_id = self._resolve(key, group, excluded)
+            person_id = self._resolve(key, group, excluded, thread, author)
             # _resolve may have learned the key: its cache is then fresh
-            self._cache[key][(label, group, excluded)] = person_id
+            self._cache[key][(label, group, excluded, thread, author)] = person_id
         return person_id
+
+    def place(self, person_id: str, thread: str, author: str) -> None:
+        """Someone who never posts is named in ``thread`` by ``author`` (while linking):
+        a name there, or by that author, may be them."""
+        person = self.people[person_id]
+        if person.usernames or person.threads is None:
+            return
+        if thread not in person.threads or author not in person.speakers:
+            person.threads.add(thread)
+            person.speakers.add(author)
+            for key in person.names:
+                self._cache.pop(key, None)
 
     def learn(self, key: str, person_id: str) -> None:
         """``key`` is now a name of ``person_id`` (found while linking)."""
@@ -196,47 +231,92 @@ class Resolver:
         self.people[person_id].names.setdefault(key, 0)
         self._cache.pop(key, None)
 
-    def _resolve(self, key: str, group: Tuple[str, str], excluded: str = "") -> str:
-        person_id, duplicate, _ = self._choose_in(key, group, excluded)
+    def _resolve(self, key: str, group: Tuple[str, str], excluded: str = "",
+                 thread: str = "", author: str = "") -> str:
+        person_id, duplicate, _ = self._choose_in(key, group, excluded, thread, author)
         if person_id is not None:
             if duplicate is not None:
                 self._warn(key, group, duplicate)
             return person_id
-        person = self.people.add(Person(self.people.next_id("P"), []))
+        person = self.people.add(Person(self.people.next_id("P"), [], threads={thread},
+                                        speakers={author}))
         self.learn(key, person.id)
         if self._added is not None:
             self._added.add_name(key, person.id)
         person.names[key] = 0
         return person.id
 
-    def _choose_in(self, key: str, group: Tuple[str, str], excluded: str
+    def _choose_in(self, key: str, group: Tuple[str, str], excluded: str,
+                   thread: str = "", author: str = ""
                    ) -> Tuple[Optional[str], Optional[DuplicateName], bool]:
         """The person called ``key`` in a group, not ``excluded`` (None: nobody), the
-        warning if that choice was not unique, and whether it was made among members of
-        the group called exactly so (which no new person, never a member, can join)."""
+        warning if that choice was not unique, and whether it was made among members
+        called exactly so (which no new person, never a member, can join). Only people
+        with evidence that the name there is theirs count (:meth:`_evidence`)."""
         for exact, candidates in ((True, self.index.exact_people(key)),
                                   (False, self.index.variant_people(key))):
-            candidates = [p for p in candidates if p != excluded]
-            if candidates:
-                chosen, duplicate, among_members = self._pick(key, candidates, group)
+            ranked = [(rank, p) for rank, p in
+                      ((self._evidence(p, key, exact, group, thread, author), p)
+                       for p in candidates if p != excluded) if rank]
+            if ranked:
+                chosen, duplicate, among_members = self._pick(key, ranked, group, thread)
                 return chosen, duplicate, exact and among_members
         return None, None, False
 
-    def _pick(self, key: str, candidates: List[str], group: Tuple[str, str]
-              ) -> Tuple[str, Optional[DuplicateName], bool]:
-        """The candidate who uses the name most among, in this order of preference, the
-        board members posting in the scope group, the people who never post (a doctor is
-        in every scope), and everyone; with a warning if that choice was not unique, and
-        whether it was among the members posting in the group."""
-        members = [p for p in candidates if self.people[p].usernames]
-        in_scope = [p for p in members if self._in_group(p, group)]
-        outsiders = [p for p in candidates if not self.people[p].usernames]
-        pool = in_scope or outsiders or candidates
-        chosen = max(pool, key=lambda p: (self.people[p].names.get(key, 0),
-                                          -self.people.order(p)))
-        duplicate = (DuplicateName(key, tuple(pool), _group_label(group), chosen)
+    def _evidence(self, person_id: str, key: str, exact: bool, group: Tuple[str, str],
+                  thread: str, author: str) -> int:
+        """What links a name in ``thread`` (by ``author``) to a person called so (issue
+        30): ``IN_THREAD``, a member posting in the thread; ``OWN_NAME``, a member of the
+        scope group whose own posts give them the name (a sign-off, a greeting to them;
+        not a word inside their username); ``NAMED``, someone who never posts named in the
+        thread, or elsewhere under the same full name or by the same author; 0, none."""
+        person = self.people[person_id]
+        if person.usernames:
+            if any(self.scopes.in_thread(u, thread) for u in person.usernames):
+                return IN_THREAD
+            if not any(self.scopes.posts_here(u) for u in person.usernames):
+                # a member of a map from another run, who posts nowhere here: as the
+                # map says
+                return OWN_NAME if key in person.names or not exact else 0
+            if group[0] == "thread" or not self._in_group(person_id, group):
+                return 0
+            own = person.names if person.own is None else person.own
+            if key in own if exact else any(_variant_of(key, name) for name in own):
+                return OWN_NAME
+            return 0
+        if person.threads is None or thread in person.threads:
+            return NAMED
+        if exact and group[0] != "thread" and (" " in key or author in person.speakers):
+            return NAMED
+        return 0
+
+    def _pick(self, key: str, ranked: List[Tuple[int, str]], group: Tuple[str, str],
+              thread: str) -> Tuple[str, Optional[DuplicateName], bool]:
+        """Among the people with evidence, the members first (those posting in the thread
+        before the others), then the people who never post; among those the one who uses
+        the name most. With a warning if that choice was not unique, and whether it was
+        made among members."""
+        members = [(rank, p) for rank, p in ranked if rank >= OWN_NAME]
+        pool = sorted(members or ranked, key=lambda item: -item[0])     # (a stable sort)
+        chosen = max(pool, key=lambda item: (item[0], self.people[item[1]].names.get(key, 0),
+                                             -self.people.order(item[1])))[1]
+        duplicate = (DuplicateName(key, tuple(p for _, p in pool), _group_label(group),
+                                   chosen, tuple(self._place_of(rank, p, group, thread)
+                                                 for rank, p in pool), thread)
                      if len(pool) > 1 else None)
-        return chosen, duplicate, bool(in_scope)
+        return chosen, duplicate, bool(members)
+
+    def _place_of(self, rank: int, person_id: str, group: Tuple[str, str],
+                  thread: str) -> str:
+        """Where a candidate of a duplicate-name warning takes part, for the warning."""
+        if rank == IN_THREAD:
+            return "posts in thread %s" % thread
+        if rank == OWN_NAME:
+            return "posts in %s, not in this thread" % _group_label(group)
+        threads = self.people[person_id].threads
+        if threads is None:
+            return "a line of the map"
+        return "named in thread %s" % (thread if thread in threads else min(threads))
 
     def _warn(self, key: str, group: Tuple[str, str], duplicate: DuplicateName) -> None:
         """A duplicate-name warning, once per name and group."""
@@ -250,3 +330,8 @@ class Resolver:
 
 def _group_label(group: Tuple[str, str]) -> str:
     return "the dump" if group[0] == "dump" else "%s %s" % group
+
+
+def _variant_of(key: str, name: str) -> bool:
+    """Whether ``key`` is a nickname, initials, part or misspelling of the name ``name``."""
+    return called(key, Person("", [], Counter({name: 1}))) > 0

@@ -27,6 +27,21 @@ class GroupMembers:
     def in_group(self, username: str, group: Tuple[str, str]) -> bool:
         return group[0] == "dump" or username in self.members.get(group, ())
 
+    def in_thread(self, username: str, thread: str) -> bool:
+        """Whether ``username`` posts in the thread: evidence that a name there is theirs."""
+        return username in self.members.get(("thread", thread), ())
+
+    def posts_here(self, username: str) -> bool:
+        """Whether ``username`` posts anywhere in this dump (a map from another run may
+        hold members who do not)."""
+        posters = getattr(self, "_posters", None)
+        if posters is None:
+            posters = self._posters = set()
+            for (kind, _), members in self.members.items():
+                if kind == "thread":
+                    posters |= members
+        return username in posters
+
     def addressees(self, fields: dict) -> List[str]:
         raise ValueError("the addressees of a post come with it: GroupMembers has no posts")
 
@@ -48,13 +63,15 @@ class ScopeIndex(GroupMembers):
         self.thread_posts[thread].append((self._posts, author))   # (position, author)
         self._posts += 1
         self.author_of[field_text(fields, "id")] = author
+        self._posters = None                    # (posts_here, built again when asked)
         self.members[("thread", thread)].add(author)
         self.members[("board", field_text(fields, "board"))].add(author)
 
     def members_of(self, scope: str) -> "GroupMembers":
-        """Who posts in each group of one scope, without the posts."""
+        """Who posts in each group of one scope, and in each thread (where a name may
+        link to a member whatever the scope), without the posts."""
         return GroupMembers({group: members for group, members in self.members.items()
-                             if group[0] == scope})
+                             if group[0] in (scope, "thread")})
 
     def parent_author(self, fields: dict) -> Optional[str]:
         parent = fields.get("parent")

@@ -89,7 +89,8 @@ class VariantIndex:
             _add(self.exact, name_key(username), person.id)
             folded = username.casefold()
             for end in range(USERNAME_PREFIX_MIN, len(folded)):   # "oneday" of onedayatatime
-                _add(self.by_username_prefix, folded[:end], person.id)
+                if not ordinary_word(folded[:end]):          # not "hope" of hopeful_in_ohio
+                    _add(self.by_username_prefix, folded[:end], person.id)
             for variant in username_variants(username):
                 if len(variant) >= 3 and variant not in stop_words:
                     _add(self.by_username_variant, variant, person.id)
@@ -166,15 +167,28 @@ def called(key: str, person: Person) -> int:
     for name in names:
         parts = name.split()
         if (canonicals & _nickname_groups_by_name().get(name, frozenset())
+                or (name in person.names and _short_form(key, name))
                 or (len(parts) > 1 and (key in parts or key == initials(name)))
                 or (len(key_parts) > 1 and name in key_parts)
                 or is_misspelling(key, name)):
             return VARIANT
     folded = key.replace(" ", "")
-    if len(folded) >= USERNAME_PREFIX_MIN and any(
+    if len(folded) >= USERNAME_PREFIX_MIN and not ordinary_word(folded) and any(
             u.casefold().startswith(folded) for u in person.usernames):
         return VARIANT
     return 0
+
+
+SHORT_FORM_MIN = 3       # "Pen" of "Penny", "Stan" of "Stanislaw"; not "Al" of "Alan"
+
+
+def _short_form(key: str, name: str) -> bool:
+    """Whether one single-word name begins the other: a short form (``penny`` of someone
+    signing ``Pen``, ``stan`` of ``stanislaw``); a ``key`` that is an ordinary word is not
+    one (``will`` of ``willa``)."""
+    short, long = sorted((key, name), key=len)
+    return (" " not in long and len(short) >= SHORT_FORM_MIN and short != long
+            and long.startswith(short) and not (short == key and ordinary_word(key)))
 
 
 def known_by_name(person: Person) -> bool:

@@ -138,9 +138,12 @@ def test_people_sharing_a_name_in_scope_are_warned_about(tmp_path, capsys):
     people = tmp_path / "people.map"
     assert main(["link", dump, "-o", str(people), "-j", "1", "--scope", "board"]) == 0
     err = capsys.readouterr().err
-    assert re.search(r'warning: a name could be U\d or U\d \(all in board b\)', err)
+    # the candidates, and where each takes part (issue 30: it named a board neither was on)
+    assert re.search(r'warning: a name in thread t2 \(scope: board b\) could be '
+                     r'U2 \(posts in thread t2\) or U1 \(posts in board b, not in this '
+                     r'thread\); used U2', err)
     assert "robert" not in err.lower()                   # names stay out of stderr
-    assert re.search(r'# warning: "robert" could be U\d or U\d',
+    assert re.search(r'# warning: "robert" in thread t2 \(scope: board b\) could be U2',
                      people.read_text(encoding="utf-8"))  # the map is where they belong
     assert main(["link", dump, "-o", str(people), "-j", "1", "--scope", "thread"]) == 0
     assert "warning" not in capsys.readouterr().err

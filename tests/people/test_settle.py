@@ -139,23 +139,24 @@ def test_settle_needs_the_map_fixed():
 
 
 def test_a_name_a_person_added_since_is_called_is_resolved_again():
-    """U1 writes "Dr Zelda": a titled name is never its own author, so the main process
-    adds P1 for it. Later, on another board, "Zelda": on the map as the workers have it
-    only U1 is called so, but one by one P1 is (a person only mentioned is preferred to a
-    member of another board): settled, it is P1's too."""
+    """U1 (zee, called Zelda) writes "Dr Zeld": a titled name is never its own author, so
+    the main process adds P1 for it. Later, in another thread, zee writes "Zeld" again: on
+    the map as the workers have it only U1 is called anything like it (a misspelling), but
+    one by one P1 is, exactly and by the same author (issue 30): settled, it is P1's
+    too."""
     people = PersonMap()
     people.add(Person("U1", ["zee"])).names["zelda"] += 2
     people.add(Person("U2", ["kay"]))
     scopes = ScopeIndex()
     first = {"id": "1", "author": "zee", "thread": "t1", "board": "b1"}
-    second = {"id": "2", "author": "kay", "thread": "t2", "board": "b2"}
+    second = {"id": "2", "author": "zee", "thread": "t3", "board": "b1"}
     for fields in (first, second):
         scopes.add_post(fields)
     worker = Resolver(copy.deepcopy(people), scopes.members_of("board"), "board")
     alone = Resolver(copy.deepcopy(people), scopes, "board")
     main = Resolver(people, scopes, "board")
     main.fix()
-    titled, plain = Mention(3, 8, "Zelda", "NAME", "titled"), Mention(0, 5, "Zelda", "NAME", "")
+    titled, plain = Mention(3, 7, "Zeld", "NAME", "titled"), Mention(0, 4, "Zeld", "NAME", "")
     for mention, fields, expected in ((titled, first, "P1"), (plain, second, "P1")):
         route = worker.route(mention, fields, scopes.addressees(fields))
         assert main.settle((route,) + worker.answer(route), mention, fields) == expected
