@@ -70,7 +70,9 @@ def test_the_same_words_as_names_still_go(text, name):
     ("Graves only works", []),                             # a frequent surname: the model's
     # the head noun is kept with the eponym
     ("not Lewy body", ["Lewy", "body"]),
-    ("Apgar scores", ["Apgar", "scores"]),
+    ("Apgar score", ["Apgar", "score"]),
+    ("Apgar scores", ["Apgar"]),                            # alone: a rare surname
+    ("Bell scores twice", []),                              # a verb, and a frequent surname
 ])
 def test_medical_filter_decisions(text, expected):
     assert kept(text) == expected
