@@ -14,6 +14,10 @@ Like the drug filter (``detect/drugs.py``), a KEEP step: a span on
     Holter``), not before a capitalised word or ``family`` (``the Graves family``), unless a
     part of it is a first name;
   - written as a hyphenated compound (``Epstein-Barr``, ``Guillain-Barre``);
+  - alone, a rare surname (census rank past ``RARE_SURNAME_RANK``) that is no first name,
+    stands after no title or first name and has a medical word near it (an abbreviation in
+    capitals, a head noun, a lab word): ``Epley only works for BPPV`` (``Dr. Lewy``, ``Mary
+    Epley`` and ``Merkel said`` are people);
   - alone only if no part is a first name and some part is not a census name, for a
     compound (``von Willebrand``), or if it is an English word and no census name, for a
     single word (``Lyme``, ``Alzheimer``). A bare ``Parkinson`` or ``Graves`` may be a
@@ -61,11 +65,15 @@ LAB_CUES = frozenset({
     "negative", "result", "results", "level", "levels", "panel", "lab", "labs", "blood",
     "screen", "pattern", "speckled", "homogeneous", "lupus", "sle", "rheumatologist", "rheum",
     "antibody", "antibodies", "autoimmune", "dsdna", "esr", "crp", "rf", "visit", "doc",
+    "score", "scores",
 })
 LAB_CUE_WINDOW = 3          # words on either side, on the same line
 # An eponym alone that is a census surname rarer than this is the eponym (Epley 8744,
 # Lewy 43110); a frequent one may be a person (Graves 318, Parkinson 2076 stay for the model).
 RARE_SURNAME_RANK = 5000
+# ... and only with a medical word near it: ``Epley only works for BPPV`` (``Merkel said``,
+# ``Yoshida came`` are people).
+EPONYM_CUE_WINDOW = 5
 
 Phrase = Tuple[str, ...]
 
@@ -155,7 +163,7 @@ class MedicalTermKeeper(Detector):
 
     def _keep_eponym(self, phrase: Phrase, written: str, hyphenated: bool, possessive: bool,
                      plural: bool, head: bool, determiner: bool = False,
-                     titled: bool = False) -> bool:
+                     as_term: bool = False) -> bool:
         if head:
             return True
         has_first = any(part in self.first for part in phrase
@@ -171,9 +179,9 @@ class MedicalTermKeeper(Detector):
         if len(phrase) > 1:
             return not has_first and any(part not in self.names for part in phrase)
         word = phrase[0]
-        if word in self.first or titled:
+        if word in self.first:
             return False
-        rare = self.surname_ranks.get(word, 0) > RARE_SURNAME_RANK
+        rare = as_term and self.surname_ranks.get(word, 0) > RARE_SURNAME_RANK
         return rare or (word not in self.names and word in self.words)
 
     def _eponym(self, tokens: Sequence[str], i: int):
@@ -203,7 +211,22 @@ class MedicalTermKeeper(Detector):
         return before.lower() in self.titles or (before[:1].isupper()
                                                  and before.lower() in self.first)
 
-    def _eponym_at(self, tokens: Sequence[str], i: int) -> int:
+    def _medical_cue_near(self, tokens: Sequence[str], paragraphs: Sequence[int],
+                          i: int) -> bool:
+        """Whether a medical abbreviation (``BPPV``), a head noun or a lab word stands
+        within ``EPONYM_CUE_WINDOW`` words of token ``i`` on its line."""
+        low, high = max(0, i - EPONYM_CUE_WINDOW), min(len(tokens), i + EPONYM_CUE_WINDOW + 1)
+        for j in range(low, high):
+            word = tokens[j].lower()
+            if j == i or paragraphs[j] != paragraphs[i]:
+                continue
+            if word in self.heads or word in LAB_CUES or (
+                    word in self.abbreviations and self._written_as_abbreviation(tokens[j])):
+                return True
+        return False
+
+    def _eponym_at(self, tokens: Sequence[str], i: int,
+                   paragraphs: Optional[Sequence[int]] = None) -> int:
         """The end of the eponym kept at ``i`` (with its possessive and its head noun), or
         ``i``."""
         found = self._eponym(tokens, i)
@@ -215,7 +238,9 @@ class MedicalTermKeeper(Detector):
                           name_like(tokens[after], self.stop_words)
                           or tokens[after].lower() in FAMILY_WORDS)))
         if self._keep_eponym(phrase, tokens[end - 1].lower(), hyphenated, possessive, plural,
-                             head, determiner, self._after_person_word(tokens, i)):
+                             head, determiner,
+                             paragraphs is not None and not self._after_person_word(tokens, i)
+                             and self._medical_cue_near(tokens, paragraphs, i)):
             return after + 1 if head else after
         return i
 
@@ -296,7 +321,7 @@ class MedicalTermKeeper(Detector):
                 continue
             word = lowered[i]
             if word in self.eponym_starts:
-                end = self._eponym_at(tokens, i)
+                end = self._eponym_at(tokens, i, paragraphs)
                 if end > i and not any(patterns[i:end]):
                     kept.extend(Span("KEEP", start, stop, 1.0, self.source)
                                 for start, stop in offsets[i:end])

@@ -50,6 +50,7 @@ def test_a_care_abbreviation_is_no_town_when_towns_are_removed():
     ("Dr. Lewy was kind.", "Lewy"),
     ("Dr. Graves saw me today.", "Graves"),
     ("Dr. Epley saw me today.", "Epley"),
+    ("Merkel said the NHS would pay.", "Merkel"),
 ])
 def test_the_same_words_as_names_still_go(text, name):
     assert name not in mmbdeid.scrub(text)
@@ -64,14 +65,17 @@ def test_the_same_words_as_names_still_go(text, name):
     # the plural of an abbreviation, its stem in capitals
     ("UTIs and MRIs", ["UTIs", "MRIs"]),
     ("utis and Utis", []),
-    # a rare surname that is an eponym, alone; not after a title or a first name
-    ("Epley only works", ["Epley"]),
-    ("Dr. Epley, Mary Epley", []),
-    ("Graves only works", []),                             # a frequent surname: the model's
+    # a rare surname that is an eponym, alone, with a medical word near it; not after a
+    # title or a first name
+    ("Epley only works for BPPV", ["Epley", "BPPV"]),
+    ("Epley only works", []),                               # no medical word: a person?
+    ("Merkel said so, Yoshida came", []),
+    ("Dr. Epley for BPPV, Mary Epley for BPPV", ["BPPV", "BPPV"]),
+    ("Graves only works for BPPV", ["BPPV"]),                   # a frequent surname: the model's
     # the head noun is kept with the eponym
     ("not Lewy body", ["Lewy", "body"]),
     ("Apgar score", ["Apgar", "score"]),
-    ("Apgar scores", ["Apgar"]),                            # alone: a rare surname
+    ("Apgar scores", ["Apgar"]),                            # alone: a rare surname, a lab word
     ("Bell scores twice", []),                              # a verb, and a frequent surname
 ])
 def test_medical_filter_decisions(text, expected):
