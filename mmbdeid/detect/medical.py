@@ -14,6 +14,10 @@ Like the drug filter (``detect/drugs.py``), a KEEP step: a span on
     Holter``), not before a capitalised word or ``family`` (``the Graves family``), unless a
     part of it is a first name;
   - written as a hyphenated compound (``Epstein-Barr``, ``Guillain-Barre``);
+  - alone, a rare surname (census rank past ``RARE_SURNAME_RANK``) that is no first name,
+    stands after no title or first name and has a medical word near it (an abbreviation in
+    capitals, a head noun, a lab word): ``Epley only works for BPPV`` (``Dr. Lewy``, ``Mary
+    Epley`` and ``Merkel said`` are people);
   - alone only if no part is a first name and some part is not a census name, for a
     compound (``von Willebrand``), or if it is an English word and no census name, for a
     single word (``Lyme``, ``Alzheimer``). A bare ``Parkinson`` or ``Graves`` may be a
@@ -24,16 +28,22 @@ Like the drug filter (``detect/drugs.py``), a KEEP step: a span on
   not a title before a name (``MS Jones`` is left to the title steps) nor a lower-case
   ``ms``/``ra`` that might be an ordinary word;
 
+  and its plural with a lower-case ``s`` (``UTIs``, ``MRIs``); an abbreviation that is also a
+  first name (``ANA``, ``ED``; ``NAME_ABBREVIATIONS``) only in capitals and beside a word of
+  its medical use (``LAB_CUES``: ``ANA positive``, ``an ANA test``, ``ANA titre``), so that
+  ``Ana said`` and ``my friend ANA`` stay names;
+
 * a **kinship** word (``lexicons/kinship.txt``: ``Mom``, ``Dad``, ``Nana``, ``DH``) unless it
   stands before a name (``Aunt Mary``: the model decides on both).
 
-Pattern tokens (e-mails, URLs, phones, handles) are never kept. Spans are one per token, in
+The head noun after a kept eponym is kept with it (``Lewy body``: the model may take
+``body`` for the rest of a name). Pattern tokens (e-mails, URLs, phones, handles) are never kept. Spans are one per token, in
 token order.
 """
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..lexicon.names import HYPHENS, PARTICLES, census_names, first_names, name_like, title_words
-from ..lexicon.wordlists import load_wordlist
+from ..lexicon.wordlists import load_last_name_ranks, load_wordlist
 from ..spans import Span
 from ..text.document import Document
 from .base import KEEP, Detector, indices_in, lowered_tokens
@@ -46,6 +56,24 @@ DETERMINERS = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "
 
 # ... but ``the Graves family`` are people.
 FAMILY_WORDS = frozenset({"family", "families", "household", "kids", "children", "clan"})
+
+# Abbreviations that are also first names, kept only beside a word of their medical use
+# (issue 31: ``ANA`` the antinuclear antibody test vs ``Ana`` the person).
+NAME_ABBREVIATIONS = frozenset({"ana", "ed"})
+LAB_CUES = frozenset({
+    "test", "tests", "tested", "testing", "titre", "titres", "titer", "titers", "positive",
+    "negative", "result", "results", "level", "levels", "panel", "lab", "labs", "blood",
+    "screen", "pattern", "speckled", "homogeneous", "lupus", "sle", "rheumatologist", "rheum",
+    "antibody", "antibodies", "autoimmune", "dsdna", "esr", "crp", "rf", "visit", "doc",
+    "score", "scores",
+})
+LAB_CUE_WINDOW = 3          # words on either side, on the same line
+# An eponym alone that is a census surname rarer than this is the eponym (Epley 8744,
+# Lewy 43110); a frequent one may be a person (Graves 318, Parkinson 2076 stay for the model).
+RARE_SURNAME_RANK = 5000
+# ... and only with a medical word near it: ``Epley only works for BPPV`` (``Merkel said``,
+# ``Yoshida came`` are people).
+EPONYM_CUE_WINDOW = 5
 
 Phrase = Tuple[str, ...]
 
@@ -79,6 +107,7 @@ class MedicalTermKeeper(Detector):
         self.first = given(first, first_names)
         self.words = given(words, lambda: load_wordlist("common_words"))
         self.stop_words = load_wordlist("stop_words")
+        self.surname_ranks = load_last_name_ranks() if names is None else {}
         if titles is None:
             titles = title_words()
         self.titles = frozenset(t.lower() for t in titles)
@@ -95,7 +124,11 @@ class MedicalTermKeeper(Detector):
         self.eponym_starts = frozenset(self.phrases).union(
             phrase[0] + "s" for starting in self.phrases.values() for phrase in starting
             if len(phrase) == 1 and len(phrase[0]) + 1 > 3)
-        self.starts = self.eponym_starts | self.abbreviations | self.kinship
+        # UTIs, MRIs: an abbreviation with a plural s (the stem must be written in capitals)
+        self.plurals = frozenset(a + "s" for a in self.abbreviations | NAME_ABBREVIATIONS
+                                 if len(a) > 1 and not a[-1].isdigit())
+        self.starts = (self.eponym_starts | self.abbreviations | self.kinship | self.plurals
+                       | NAME_ABBREVIATIONS)
 
     # --- eponyms ---------------------------------------------------------------------
 
@@ -129,7 +162,8 @@ class MedicalTermKeeper(Detector):
         return None
 
     def _keep_eponym(self, phrase: Phrase, written: str, hyphenated: bool, possessive: bool,
-                     plural: bool, head: bool, determiner: bool = False) -> bool:
+                     plural: bool, head: bool, determiner: bool = False,
+                     as_term: bool = False) -> bool:
         if head:
             return True
         has_first = any(part in self.first for part in phrase
@@ -144,7 +178,11 @@ class MedicalTermKeeper(Detector):
             return True
         if len(phrase) > 1:
             return not has_first and any(part not in self.names for part in phrase)
-        return phrase[0] not in self.names and phrase[0] in self.words
+        word = phrase[0]
+        if word in self.first:
+            return False
+        rare = as_term and self.surname_ranks.get(word, 0) > RARE_SURNAME_RANK
+        return rare or (word not in self.names and word in self.words)
 
     def _eponym(self, tokens: Sequence[str], i: int):
         """The eponym written at ``i``, kept or not: (end index, phrase, hyphenated,
@@ -161,8 +199,36 @@ class MedicalTermKeeper(Detector):
         head = after < len(tokens) and tokens[after].lower() in self.heads
         return found + (possessive, after, head)
 
-    def _eponym_at(self, tokens: Sequence[str], i: int) -> int:
-        """The end of the eponym kept at ``i`` (with its possessive), or ``i``."""
+    def _after_person_word(self, tokens: Sequence[str], i: int) -> bool:
+        """Whether a title (``Dr. Lewy``) or a capitalised first name (``Mary Epley``)
+        stands before token ``i``: then the eponym is someone's surname."""
+        j = i - 1
+        if j > 0 and tokens[j] == ".":
+            j -= 1
+        if j < 0:
+            return False
+        before = tokens[j]
+        return before.lower() in self.titles or (before[:1].isupper()
+                                                 and before.lower() in self.first)
+
+    def _medical_cue_near(self, tokens: Sequence[str], paragraphs: Sequence[int],
+                          i: int) -> bool:
+        """Whether a medical abbreviation (``BPPV``), a head noun or a lab word stands
+        within ``EPONYM_CUE_WINDOW`` words of token ``i`` on its line."""
+        low, high = max(0, i - EPONYM_CUE_WINDOW), min(len(tokens), i + EPONYM_CUE_WINDOW + 1)
+        for j in range(low, high):
+            word = tokens[j].lower()
+            if j == i or paragraphs[j] != paragraphs[i]:
+                continue
+            if word in self.heads or word in LAB_CUES or (
+                    word in self.abbreviations and self._written_as_abbreviation(tokens[j])):
+                return True
+        return False
+
+    def _eponym_at(self, tokens: Sequence[str], i: int,
+                   paragraphs: Optional[Sequence[int]] = None) -> int:
+        """The end of the eponym kept at ``i`` (with its possessive and its head noun), or
+        ``i``."""
         found = self._eponym(tokens, i)
         if found is None:
             return i
@@ -172,8 +238,10 @@ class MedicalTermKeeper(Detector):
                           name_like(tokens[after], self.stop_words)
                           or tokens[after].lower() in FAMILY_WORDS)))
         if self._keep_eponym(phrase, tokens[end - 1].lower(), hyphenated, possessive, plural,
-                             head, determiner):
-            return after
+                             head, determiner,
+                             paragraphs is not None and not self._after_person_word(tokens, i)
+                             and self._medical_cue_near(tokens, paragraphs, i)):
+            return after + 1 if head else after
         return i
 
     def eponyms_before_heads(self, document: Document) -> List[Span]:
@@ -218,10 +286,25 @@ class MedicalTermKeeper(Detector):
         # inner capitals after a lower-case letter: eGFR, HbA1c, BiPAP
         return any(a.islower() and b.isupper() for a, b in zip(token, token[1:]))
 
-    def _abbreviation(self, tokens, paragraphs, i: int) -> bool:
+    @staticmethod
+    def _lab_cue_near(lowered: Sequence[str], paragraphs: Sequence[int], i: int) -> bool:
+        """Whether a word of a lab test's use stands near token ``i`` on its line."""
+        low, high = max(0, i - LAB_CUE_WINDOW), min(len(lowered), i + LAB_CUE_WINDOW + 1)
+        return any(lowered[j] in LAB_CUES and paragraphs[j] == paragraphs[i]
+                   for j in range(low, high) if j != i)
+
+    def _abbreviation(self, tokens, lowered, paragraphs, i: int) -> bool:
         token = tokens[i]
-        word = token.lower()
-        if word not in self.abbreviations or not self._written_as_abbreviation(token):
+        word = lowered[i]
+        if word in self.plurals and word not in self.abbreviations and token[-1] == "s":
+            token, word = token[:-1], word[:-1]         # UTIs: the stem in capitals
+            if not (len(token) >= 2 and token.isupper()):
+                return False
+        if not self._written_as_abbreviation(token):
+            return False
+        if word in NAME_ABBREVIATIONS:
+            return token.isupper() and self._lab_cue_near(lowered, paragraphs, i)
+        if word not in self.abbreviations:
             return False
         return not (word in self.titles and self._before_name(tokens, paragraphs, i))
 
@@ -238,13 +321,13 @@ class MedicalTermKeeper(Detector):
                 continue
             word = lowered[i]
             if word in self.eponym_starts:
-                end = self._eponym_at(tokens, i)
+                end = self._eponym_at(tokens, i, paragraphs)
                 if end > i and not any(patterns[i:end]):
                     kept.extend(Span("KEEP", start, stop, 1.0, self.source)
                                 for start, stop in offsets[i:end])
                     after = end
                     continue
-            if self._abbreviation(tokens, paragraphs, i) or (
+            if self._abbreviation(tokens, lowered, paragraphs, i) or (
                     word in self.kinship and not self._before_name(tokens, paragraphs, i)):
                 start, stop = offsets[i]
                 kept.append(Span("KEEP", start, stop, 1.0, self.source))

@@ -163,9 +163,9 @@ def test_devices(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("the Somogyi effect", ["Somogyi"]),
+    ("the Somogyi effect", ["Somogyi", "effect"]),          # with its head noun
     ("a Foley, the Whipple, my Holter", ["Foley", "Whipple", "Holter"]),
-    ("a Foley catheter", ["Foley"]),
+    ("a Foley catheter", ["Foley", "catheter"]),
     ("the Graves family", []),                                  # people
     ("my Bell", []),                                            # a first name may be someone
     ("the Foley Smith case", []),                               # a name follows
