@@ -35,7 +35,8 @@ DESCRIPTIONS = {
               "private (mode 0600): its token features hold words of the training posts "
               "verbatim, names and usernames among them, so share it like the posts.",
               ["mmbdeid train tagged.jsonl -o board.mmbdeid --stats dump.stats",
-               "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid"]),
+               "mmbdeid train train.jsonl --dev dev.jsonl --target-recall 0.95 -o board.mmbdeid",
+               "mmbdeid train tagged.jsonl --base default -o board.mmbdeid"]),
     "scrub": ("Remove names, usernames, e-mail addresses, URLs and phone numbers from every "
               "post of a dump. Every record comes out, in order, with all its fields; only "
               "the text changes (and the author field, in every mode but placeholder). "

@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "recall needs one (otherwise an error, and no model written)"
                             % THRESHOLD_FLOOR)
     chain_option(train, "scrub", "with --dev: ")
+    train.add_argument("--base", choices=("default",),
+                       help="default: train on the default model's corpora (shipped with "
+                            "mmbdeid) together with the CORPUS posts, repeated so they count")
+    train.add_argument("--base-weight", type=positive("--base-weight", 1, 1000), metavar="W",
+                       help="with --base: how many times the CORPUS posts go into training "
+                            "(default: so they are about a third of the training tokens)")
     training_options(train)
     quiet_option(train)
     posts_options(train, input_format=False)

@@ -20,6 +20,9 @@ def tagger_params(args) -> dict:
 
 
 def run_train(args) -> int:
+    if args.base_weight is not None and not args.base:
+        raise InputError("--base-weight needs --base (it weights the CORPUS posts against "
+                         "the base corpora)")
     for option, given in (("--target-recall", args.target_recall is not None),
                           ("--force", args.force)):
         if given and not args.dev:      # it would be ignored: the default threshold is used
@@ -44,9 +47,12 @@ def _train(args) -> int:
         sources.append({"path": os.path.basename(str(path)), "sha256": file_sha256(path),
                         "documents": len(documents),
                         "tokens": sum(len(d.labels) for d in documents)})
+    if args.base:
+        labelled, stats = _with_base(args, labelled, sources)
+    else:
+        stats = corpus_stats([d.document for d in labelled], args.stats)
     say("training on %d documents, %d tokens" % (
         len(labelled), sum(len(d.labels) for d in labelled)))
-    stats = corpus_stats([d.document for d in labelled], args.stats)
     metadata = {"mmbdeid_version": __version__, "training_data": sources,
                 "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
                     timespec="seconds"),
@@ -66,6 +72,30 @@ def _train(args) -> int:
     tagger.save(args.output)
     say("model written to %s (threshold %g)" % (args.output, tagger.threshold))
     return EXIT_OK
+
+
+def _with_base(args, labelled, sources):
+    """The training documents with the base corpora (``--base``): the user's repeated
+    ``--base-weight`` times (default: :func:`repeat_count`), then the base's; the corpus
+    statistics of them all, each document once. ``sources`` gains the base's files and the
+    user's files their repeat count (the model's metadata)."""
+    from ..model.base_corpora import load_base, repeat_count, repeated
+    from ..model.reference import corpus_stats
+
+    base, base_sources = [], []
+    for name, documents in load_base(args.base):
+        base.extend(documents)
+        base_sources.append({"path": name, "base": args.base, "documents": len(documents),
+                             "tokens": sum(len(d.labels) for d in documents)})
+    times = args.base_weight or repeat_count(sum(len(d.labels) for d in labelled),
+                                             sum(len(d.labels) for d in base))
+    for source in sources:
+        source["repeated"] = times
+    sources.extend(base_sources)
+    say("base %s: %d documents; the %d CORPUS documents count %d times" % (
+        args.base, len(base), len(labelled), times))
+    stats = corpus_stats([d.document for d in labelled + base], args.stats)
+    return repeated(labelled, times) + base, stats
 
 
 def _dev_threshold(args, tagger):
