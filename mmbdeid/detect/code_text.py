@@ -11,7 +11,8 @@ full of is not a person's name.
 * Emoji shortcodes: ``:zap:``, ``:palm_tree:``.
 * npm scoped packages: the ``@babel`` of ``@babel/core`` is no handle.
 * Software products written as the product (``lexicons/software_products.txt``, matched
-  case-exactly: ``Travis`` the CI service, not ``TRAVIS``).
+  case-exactly: ``Travis`` the CI service, not ``TRAVIS``); one that is also a census name
+  (``Travis``, ``Kafka``) only in a post with code, an identifier or another product.
 
 Outside code a person cue wins: a word after a greeting, closing or ``cc``
 (``Thanks Travis``, ``cc Travis and Kat``), beside a capitalised name (``Travis Hanson``,
@@ -141,6 +142,11 @@ class CodeTextKeeper(Detector):
         emoji = _covered([m.span() for m in _EMOJI.finditer(text)], offsets)
         products = {i for i, token in enumerate(tokens) if token in _products()}
         identifiers = _covered(words, offsets) - code - emoji - products
+        # A product that is also a census name (Travis, Kafka, Jenkins) only in a post that
+        # is technical otherwise: code, an identifier, an emoji or another product.
+        named = {i for i in products if tokens[i].lower() in census_names()}
+        if named and not (code or identifiers or emoji or products - named):
+            products -= named
         candidates = identifiers | emoji | products
         candidates |= {i for i, label in enumerate(document.pattern_labels)
                        if label == "USER" and _SCOPED_PACKAGE.match(text, offsets[i][1])}
