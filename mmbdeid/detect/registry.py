@@ -21,6 +21,7 @@ from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
 from .calendar import CalendarKeeper
+from .code_text import CodeTextKeeper, board_users
 from .completion import NameCompletion
 from .consistency import DEFAULT_LEVEL, ConsistencyDetector
 from .crf import CrfDetector
@@ -146,6 +147,11 @@ STEPS: Tuple[Step, ...] = (
     _keeper("devices", DeviceKeeper, "medical devices (Dexcom)"),
     _keeper("acronyms", AcronymKeeper, "acronyms, in brackets or inside a sentence"),
     _keeper("file-extensions", FileExtensionKeeper, "file-name extensions"),
+    Step("code-text", FILTER, CodeTextKeeper,
+         lambda s: CodeTextKeeper(() if s.stats is None else board_users(s.stats)),
+         "code, identifiers (AKVideoImageView, std::chrono), emoji shortcodes (:zap:) and "
+         "software products (Kafka), unless a person cue or a member's username says "
+         "otherwise"),
     _keeper("demonyms", DemonymKeeper, "nationalities, peoples and religions"),
     _keeper("titles", TitleKeeper, "titles before a name (Dr.)"),
     _keeper("offices", OfficeKeeper, "offices before a name (Minister of Defense)"),

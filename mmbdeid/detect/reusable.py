@@ -14,11 +14,12 @@ from ..kinds import DEFAULT_KINDS
 from .analyzer import Analyzer
 from .registry import BY_NAME, STEP_NAMES, Setup, named_steps
 
-# The steps whose detectors depend on the input's statistics (crf, usernames) or hold
+# The steps whose detectors depend on the input's statistics (crf, usernames, code-text's
+# usernames) or hold
 # what one input's posts tell about each other (consistency). A new step that reads
 # ``Setup.stats`` or keeps state goes here (tests/detect/test_reusable.py checks that no
 # other step touches the statistics).
-PER_INPUT = frozenset({"crf", "usernames", "consistency"})
+PER_INPUT = frozenset({"crf", "usernames", "consistency", "code-text"})
 
 
 class ReusableChain:

@@ -31,6 +31,9 @@ WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_wor
 # features and the fuzzy index.
 KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings",
               "organisations_extra", "institution_heads", "medical_devices", "demonyms")
+# Keep lists matched case-exactly (``Travis`` the CI service, not ``TRAVIS``): entries in
+# their own case (detect/code_text.py).
+CASED_LISTS = ("software_products",)
 
 # Lists of the rule steps that complete a name or find initials (mmbdeid.detect.completion,
 # detect.signoff): name particles (``de``, ``van``, ``al``), generational suffixes (``Jr``),
@@ -43,6 +46,12 @@ _PACKAGE = "mmbdeid.lexicons"
 
 @functools.lru_cache(maxsize=1)
 def _lexicon_dir() -> Union["Traversable", Path]:
+    # Source checkout first: <repo>/lexicons beside <repo>/mmbdeid (a git worktree run
+    # with PYTHONPATH reads its own lists, not those of the tree the package was
+    # installed in editable mode from).
+    source = Path(__file__).resolve().parents[2] / "lexicons"
+    if (source / "first_names.txt").is_file() and (source / "__init__.py").is_file():
+        return source
     try:
         return importlib.resources.files(_PACKAGE)
     except ModuleNotFoundError:
@@ -66,14 +75,14 @@ def _nickname_rows() -> Iterator[tuple[str, list[str]]]:
 
 @functools.lru_cache(maxsize=None)
 def load_wordlist(name: str) -> frozenset[str]:
-    """The entries of a named membership list (see ``WORDLISTS``, ``KEEP_LISTS`` and
-    ``RULE_LISTS``) as a frozenset.
+    """The entries of a named membership list (see ``WORDLISTS``, ``KEEP_LISTS``,
+    ``RULE_LISTS`` and ``CASED_LISTS``) as a frozenset.
 
     ``nicknames`` gives every name of the nickname file, canonical names included.
     """
-    if name not in WORDLISTS and name not in KEEP_LISTS and name not in RULE_LISTS:
-        raise ValueError(f"unknown word list {name!r}; available: "
-                         f"{', '.join(WORDLISTS + KEEP_LISTS + RULE_LISTS)}")
+    known = WORDLISTS + KEEP_LISTS + RULE_LISTS + CASED_LISTS
+    if name not in known:
+        raise ValueError(f"unknown word list {name!r}; available: {', '.join(known)}")
     if name == "nicknames":
         return frozenset(n for canonical, nicks in _nickname_rows() for n in (canonical, *nicks))
     return frozenset(fields[0] for fields in _rows(f"{name}.txt"))

@@ -17,7 +17,7 @@ from documents import replace_spans
 
 NOT_PERSON_STEPS = ("gazetteer-phrases", "places", "organisations", "institutions",
                     "prefixed-places", "calendar", "devices", "acronyms", "file-extensions",
-                    "demonyms")
+                    "code-text", "demonyms")
 LEXICONS = Path(paths.LEXICONS)
 
 
