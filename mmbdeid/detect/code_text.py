@@ -137,8 +137,11 @@ class CodeTextKeeper(Detector):
             return []
         code = _covered(code_regions(text), offsets)
         kept = {i for i in code if document.pattern_labels[i] not in ("EMAIL", "URL")}
+        # a mixed-case word of three letters (BoA, DeA) is too short for its shape alone
+        # to say code: a name spelled so stays the model's
         words = [m.span() for m in _IDENTIFIER.finditer(text)
-                 if not name_like_camel_case(m.group()) and not _not_dotted_identifier(m.group())]
+                 if (len(m.group()) > 3 or not m.group().isalpha())
+                 and not name_like_camel_case(m.group()) and not _not_dotted_identifier(m.group())]
         emoji = _covered([m.span() for m in _EMOJI.finditer(text)], offsets)
         products = {i for i, token in enumerate(tokens) if token in _products()}
         identifiers = _covered(words, offsets) - code - emoji - products

@@ -41,6 +41,14 @@ def test_each_kind_is_kept(text, words):
     assert kept(text) == words
 
 
+@pytest.mark.parametrize("text", [
+    "RT: BoA seonbaenim is so fantastic!",      # a singer's name in mixed case (BTC dev)
+    "DeA and I went to the clinic",
+])
+def test_a_three_letter_mixed_case_word_is_no_identifier(text):
+    assert kept(text) == []
+
+
 @pytest.mark.parametrize("text, name", [
     ("Thanks Travis, that fixed it", "Travis"),
     ("Thanks, Travis!", "Travis"),
