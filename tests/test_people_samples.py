@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import paths
-from sample_builds import build_script, digest, load
+from sample_builds import build_script, digest, load, thread_problems
 
 SAMPLES = Path(paths.SAMPLES)
 DEVELOPMENT = SAMPLES / "people_identities.annotated.jsonl"
@@ -86,22 +86,7 @@ def test_every_member_id_is_an_author_and_no_other_id_is(path):
 
 @pytest.mark.parametrize("path", FILES)
 def test_replies_point_to_earlier_posts_of_their_thread(path):
-    records = load(path)
-    position = {record["id"]: number for number, record in enumerate(records)}
-    problems, sizes = [], {}
-    for number, record in enumerate(records):
-        sizes[record["thread"]] = sizes.get(record["thread"], 0) + 1
-        parent = record["parent"]
-        first = sizes[record["thread"]] == 1
-        if first != (parent is None):
-            problems.append((record["id"], "first post and null parent disagree"))
-        elif parent is not None and (position.get(parent, number) >= number
-                                     or records[position[parent]]["thread"] != record["thread"]):
-            problems.append((record["id"], "parent"))
-        if not first and records[number - 1]["time"] >= record["time"]:
-            problems.append((record["id"], "time"))
-    assert len(position) == len(records)
-    assert problems == [] and all(4 <= size <= 8 for size in sizes.values())
+    assert thread_problems(load(path)) == []
 
 
 def test_sizes_and_the_blind_sample_is_new(builder):
