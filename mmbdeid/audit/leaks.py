@@ -89,7 +89,7 @@ SENTENCE_START = "at a sentence start"
 LOWER_CASE = "in lower case"
 
 # Placeholders and pseudonyms as the scrubber writes them: [NAME], [USER], [U12], [P3].
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_-]*\]")
+WRITTEN_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_-]*\]")
 # End of a sentence just before a word: "." "!" "?" (closing quotes/brackets), spaces.
 _SENTENCE_END = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*\s+$")
 _WORD_CHAR = re.compile(r"\w")
@@ -295,7 +295,7 @@ class LeakAuditor:
             hits += self._names[author.strip().casefold()].find(text, self.skipped)
         if not hits:
             return []
-        not_leaks = [m.span() for m in _PLACEHOLDER.finditer(text)] + self._conditions(text)
+        not_leaks = [m.span() for m in WRITTEN_PLACEHOLDER.finditer(text)] + self._conditions(text)
         leaks: List[Leak] = []
         # Earliest first, then longest, then by kind priority; drop overlapping hits.
         for start, end, kind, person in sorted(

@@ -14,12 +14,12 @@ import re
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence
 
 from ..text.document import Document
+from .leaks import WRITTEN_PLACEHOLDER
 
 NEAR_FLOOR = 0.01       # a capitalised candidate scores at least this
 LOWER_FLOOR = 0.5       # a lower-case one at least this
 BATCH = 500             # posts tagged together (the model's second stage pools them)
 
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_-]*\]")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -68,7 +68,7 @@ def _batch(tagger, posts: Sequence[dict], floor: float, covered) -> Iterator[Nea
                 found.append((start, end, prob))
         if not found:
             continue
-        not_names = [m.span() for m in _PLACEHOLDER.finditer(text)] + list(covered(post_id))
+        not_names = [m.span() for m in WRITTEN_PLACEHOLDER.finditer(text)] + list(covered(post_id))
         for start, end, prob in _in_original(document, found):
             piece = text[start:end]
             if not _LETTER.search(piece) or piece.lower() in stop_words or any(

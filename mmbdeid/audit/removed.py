@@ -14,10 +14,9 @@ from ..errors import InputError
 from ..files.corpora import parse_spans
 from ..files.lines import numbered_lines
 from ..files.posts import json_type, read_posts
-from .leaks import Leak
+from .leaks import WRITTEN_PLACEHOLDER, Leak
 
 REMOVED = "removed"      # the kind of a leak found this way
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_-]*\]")
 _WORD = re.compile(r"\w")
 
 
@@ -53,7 +52,7 @@ def removed_strings(spans_path: str, original) -> Dict[str, Set[str]]:
 
 def left_in(post_id: str, text: str, strings: Set[str]) -> Iterator[Leak]:
     """Each whole-word occurrence in ``text`` of a removed string, outside placeholders."""
-    placeholders = [m.span() for m in _PLACEHOLDER.finditer(text)]
+    placeholders = [m.span() for m in WRITTEN_PLACEHOLDER.finditer(text)]
     for string in sorted(strings, key=lambda s: (-len(s), s)):
         pattern = r"(?<!\w)%s(?!\w)" % re.escape(string)
         for match in re.finditer(pattern, text):
