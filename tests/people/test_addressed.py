@@ -7,22 +7,14 @@ from mmbdeid.people.mentions import mentions_of
 from mmbdeid.people.personmap import name_key
 from mmbdeid.people.resolver import Resolver
 from mmbdeid.people.scope import ScopeIndex
-from mmbdeid.spans import Span
+
+from documents import name_spans as spans_of
 
 
 def post(post_id, author, text, parent=None, *names):
     fields = {"id": post_id, "author": author, "text": text, "parent": parent,
               "thread": "t1", "board": "b"}
     return fields, names
-
-
-def spans_of(text, names):
-    spans, position = [], 0
-    for name in names:
-        start = text.index(name, position)
-        spans.append(Span("NAME", start, start + len(name), 0.9, "crf"))
-        position = start + len(name)
-    return spans
 
 
 def owner(posts, post_id, name):

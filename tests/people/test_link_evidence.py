@@ -7,21 +7,13 @@ import pytest
 from mmbdeid.people.linker import Linker
 from mmbdeid.people.mentions import mentions_of
 from mmbdeid.people.resolver import Resolver
-from mmbdeid.spans import Span
+
+from documents import name_spans as spans_of
 
 
 def post(post_id, board, thread, author, text, *names, parent=None):
     return ({"id": post_id, "board": board, "thread": thread, "author": author,
              "parent": parent, "text": text}, names)
-
-
-def spans_of(text, names):
-    spans, position = [], 0
-    for name in names:
-        start = text.index(name, position)
-        spans.append(Span("NAME", start, start + len(name), 0.9, "crf"))
-        position = start + len(name)
-    return spans
 
 
 def owners(posts, scope="board"):
