@@ -27,6 +27,11 @@ from ..lexicon.wordlists import load_wordlist
 from ..spans import CONSISTENCY, CONSISTENCY_LEVEL as DEFAULT_LEVEL, CRF, Span
 from ..text.document import Document
 from .base import RAISE, Detector
+from .cued_names import CUED, common_use, word_names
+from .indirect import opens_sentence
+
+# The spans that are evidence: the model's sure ones, and the names a context cue found.
+EVIDENCE = frozenset({CRF, CUED})
 
 
 class Seen(NamedTuple):
@@ -48,14 +53,16 @@ def _common_words():
 
 def removed_types(text: str, spans: Iterable[Span], level: float) -> Types:
     """The words of ``text`` (a post's own text) that ``spans`` (the chain's spans of it)
-    remove as a name or username by the model with probability ``level`` or more. A single
+    remove as a name or username by the model with probability ``level`` or more, or by a
+    context cue (``my sister Hope``: :mod:`mmbdeid.detect.cued_names`). A single
     letter (an initial) is no evidence: it would take every ``J`` of the thread; nor is a
     stop word (``The``, ``And`` at a sentence start the model mistook once): it would take
     every sentence start."""
     found: Types = {}
     stop_words = load_wordlist("stop_words")
     for span in spans:
-        if span.source != CRF or span.score < level or span.label not in PERSON_LABELS:
+        if (span.source not in EVIDENCE or span.score < level
+                or span.label not in PERSON_LABELS):
             continue
         word = text[span.start:span.end]
         if (len(word) < 2 or not any(c.isalpha() for c in word)
@@ -145,14 +152,20 @@ def can_be_the_name(token: str, seen: Seen) -> bool:
 
 def matching_spans(document: Document, types: Types) -> List[Span]:
     """A span on each token of ``document`` (visible text) that is one of ``types`` written
-    as a name may be; pattern tokens and placeholders of an earlier scrub excepted."""
+    as a name may be; pattern tokens and placeholders of an earlier scrub excepted, and a
+    name that is a word opening a sentence in common use (``Hope this helps``, ``Art
+    therapy``, ``Will you``; ``Hope said``, ``Summer is ten`` go)."""
     if not types:
         return []
     spans = []
     scrubbed = document.scrubbed
+    words = word_names()
     for i, (token, pattern) in enumerate(zip(document.tokens, document.pattern_labels)):
-        seen = types.get(token.lower())
+        word = token.lower()
+        seen = types.get(word)
         if seen is None or pattern or i in scrubbed or not can_be_the_name(token, seen):
+            continue
+        if word in words and opens_sentence(document, i) and common_use(document, i):
             continue
         start, end = document.offsets[i]
         spans.append(Span(seen.label, start, end, seen.prob, CONSISTENCY))

@@ -25,6 +25,7 @@ from .code_text import CodeTextKeeper, board_users
 from .completion import NameCompletion
 from .consistency import DEFAULT_LEVEL, ConsistencyDetector
 from .crf import CrfDetector
+from .cued_names import CuedNameDetector
 from .demonyms import DemonymKeeper
 from .devices import DeviceKeeper
 from .drugs import DrugKeeper
@@ -157,6 +158,8 @@ STEPS: Tuple[Step, ...] = (
     _keeper("offices", OfficeKeeper, "offices before a name (Minister of Defense)"),
     Step("titled-names", RULE, TitledNameDetector, lambda s: TitledNameDetector(),
          "names after a title (Dr. Oyelaran)"),
+    Step("cued-names", RULE, CuedNameDetector, lambda s: CuedNameDetector(),
+         "names that are words where a cue says a person (my sister Hope, Will said)"),
     Step("office-names", RULE, OfficeNameDetector,
          lambda s: OfficeNameDetector(s.keep_steps(), s.removed_above),
          "names after a rank or office (cleric Muqtada al-Sadr)"),

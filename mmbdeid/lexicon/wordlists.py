@@ -39,7 +39,7 @@ CASED_LISTS = ("software_products",)
 # detect.signoff): name particles (``de``, ``van``, ``al``), generational suffixes (``Jr``),
 # abbreviations and interjections that are no one's initials (``TIA``, ``xoxo``, ``Hmm``),
 # closing words (``Love``). Not in WORDLISTS either.
-RULE_LISTS = ("name_particles", "name_suffixes", "not_initials", "closings")
+RULE_LISTS = ("name_particles", "name_suffixes", "not_initials", "closings", "word_names")
 
 _PACKAGE = "mmbdeid.lexicons"
 

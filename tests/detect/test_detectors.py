@@ -175,8 +175,8 @@ def test_standard_chain_order():
         "InstitutionKeeper", "PrefixedPlaceKeeper", "CalendarKeeper", "DeviceKeeper",
         "AcronymKeeper", "FileExtensionKeeper", "CodeTextKeeper", "DemonymKeeper",
         "TitleKeeper",
-        "OfficeKeeper", "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector",
-        "SeparatedNameDetector",
+        "OfficeKeeper", "TitledNameDetector", "CuedNameDetector", "OfficeNameDetector",
+        "SpacedNameDetector", "SeparatedNameDetector",
         "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
         "AllowedTermKeeper", "DeniedTermDetector", "PlaceholderKeeper"]
 

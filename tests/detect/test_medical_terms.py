@@ -200,7 +200,8 @@ def test_chain_order():
     assert names[names.index("CrfDetector"):] == [
         "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugKeeper",
         "MedicalTermKeeper", *not_persons, "TitleKeeper", "OfficeKeeper",
-        "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector", "SeparatedNameDetector", "HashtagNameDetector",
+        "TitledNameDetector", "CuedNameDetector", "OfficeNameDetector", "SpacedNameDetector",
+        "SeparatedNameDetector", "HashtagNameDetector",
         "SignOffDetector", "MaskedNameDetector", "NameCompletion", "AllowedTermKeeper", "DeniedTermDetector",
         "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]

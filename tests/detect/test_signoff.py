@@ -41,7 +41,7 @@ from stand_in_model import scrub
     ("They booked me for a scan. CT", "They booked me for a scan. CT"),
     ("OK", "OK"),
     ("That is for me.\nMe", "That is for me.\nMe"),
-    ("Thanks, Will", "Thanks, Will"),
+    ("Thanks, Will", "Thanks, [NAME]"),        # no sign-off: an address (cued_names.py)
     ("Bye", "Bye"),
     # not at a sign-off: inside a line, a file name, a name followed by more words
     ("MK said the scan was fine", "MK said the scan was fine"),
