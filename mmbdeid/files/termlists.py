@@ -13,7 +13,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
 from .spreadsheet import from_spreadsheet_text
-from ..text.terms import normalize_term
+from ..text.terms import normalize_term, parse_entry
 from .formats import PARQUET, extension_format, split_format
 from .lines import numbered_lines
 
@@ -27,7 +27,8 @@ def load_terms(path: str) -> List[str]:
     column, whose cells are the terms (other columns ignored; the apostrophe that keeps a
     spreadsheet from reading ``@name`` as a formula is dropped); a ``.jsonl`` file too, one
     object a line with a ``string`` key. Any other file is plain text, one term per line;
-    blank lines and ``#`` comment lines are skipped. Each may be gzip-compressed.  Terms are
+    blank lines and ``#`` comment lines are skipped, and an entry with an unknown context
+    (``Hope | nme``: see :func:`~mmbdeid.text.terms.parse_entry`) raises ``InputError``. Each may be gzip-compressed.  Terms are
     whitespace-normalised (``normalize_term``); empty cells are skipped; spellings that
     differ in case are all kept (a case-sensitive matcher needs each).  An unreadable,
     missing or non-UTF-8 file, or a CSV without a ``string`` column, raises
@@ -44,7 +45,7 @@ def load_terms(path: str) -> List[str]:
     elif kind == "jsonl":
         terms = _jsonl_terms(path, lines)
     else:
-        terms = (line for _, line in lines
+        terms = (_checked(path, number, line) for number, line in lines
                  if line.strip() and not line.lstrip().startswith("#"))
     unique: Dict[str, None] = {}   # a dict keeps first-seen order
     for term in terms:
@@ -52,6 +53,15 @@ def load_terms(path: str) -> List[str]:
         if term:
             unique.setdefault(term)
     return list(unique)
+
+
+def _checked(path: str, number: int, line: str) -> str:
+    """``line``, an entry whose context (``Hope | name``) is a known one."""
+    try:
+        parse_entry(line)
+    except ValueError as error:
+        raise InputError(str(error), path, number) from None
+    return line
 
 
 def _jsonl_terms(path: str, lines: Sequence[Tuple[int, str]]) -> Iterator[str]:

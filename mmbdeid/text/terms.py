@@ -11,12 +11,43 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 
 def normalize_term(term: str) -> str:
     """``term`` stripped, inner whitespace runs as one space (how terms are compared)."""
     return " ".join(term.split())
+
+
+# --- allow and deny entries (applied by mmbdeid.detect.lists) ---
+
+EXACT = "="
+CONTEXT_MARK = " | "
+NAME_CONTEXT, WORD_CONTEXT = "name", "word"
+CONTEXTS = (NAME_CONTEXT, WORD_CONTEXT)
+
+
+class Entry(NamedTuple):
+    """A list entry: its term, whether its case must match, and its context (``""``:
+    anywhere, else one of :data:`CONTEXTS`)."""
+    term: str
+    exact: bool = False
+    context: str = ""
+
+
+def parse_entry(entry: str) -> Entry:
+    """The :class:`Entry` an allow or deny line says (``=Grace``: case-exact; ``Hope |
+    name``, ``Grace | word``: in that context only); an unknown context raises
+    ``ValueError`` saying the known ones."""
+    entry = normalize_term(entry)
+    context = ""
+    if CONTEXT_MARK in entry:
+        entry, context = (part.strip() for part in entry.rsplit(CONTEXT_MARK, 1))
+        if context not in CONTEXTS:
+            raise ValueError("unknown context %r after ' | ' in %r (contexts: %s)"
+                             % (context, entry, ", ".join(CONTEXTS)))
+    exact = entry.startswith(EXACT) and len(entry) > 1
+    return Entry(entry[1:] if exact else entry, exact, context)
 
 
 # --- matching ---------------------------------------------------------------------------

@@ -50,6 +50,7 @@ def test_load_terms(tmp_path, name, content, expected):
     ("bad.jsonl", '{"string": "hope"}\n{"count": 3}\n', ":2: ", "no 'string' string"),
     ("broken.jsonl", '{"string": "hope"\n', ":1: ", "invalid JSON"),
     ("review.parquet", b"PAR1", ": ", "not Parquet"),
+    ("contexts.txt", "Hope | name\n=Grace\nGrace | nme\n", ":3: ", "unknown context 'nme'"),
 ])
 def test_load_terms_errors_name_file_and_line(tmp_path, name, content, where, message):
     path = write(tmp_path, name, content)
