@@ -14,24 +14,17 @@ Every post was written by hand for this project, before the word-name rules of
 ``tools/build_check_samples.py`` (``[[name]]``, ``{{word|word}}``), whose parser this reuses
 (without building its other samples).
 """
-import importlib.util
+import sys
 from pathlib import Path
 from typing import Dict
 
-ROOT = Path(__file__).resolve().parent.parent
+TOOLS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TOOLS))      # tools/ is no package: its scripts import each other so
+import build_check_samples as CHECK  # noqa: E402
+
+ROOT = TOOLS.parent
 SOURCE = ROOT / "corpora_samples" / "source" / "word_names" / "word_names.txt"
 OUTPUT = ROOT / "corpora_samples" / "word_names.annotated.jsonl"
-
-
-def _check_samples():
-    spec = importlib.util.spec_from_file_location(
-        "build_check_samples", Path(__file__).resolve().parent / "build_check_samples.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CHECK = _check_samples()
 
 
 def build_all() -> Dict[Path, str]:
