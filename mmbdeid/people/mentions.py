@@ -316,6 +316,43 @@ def _never_a_name(word: str) -> bool:
             or (word.islower() and key in load_wordlist("stop_words")))
 
 
+# The last line of a post holding one capitalised word, alone or after a closing word or a
+# dash (``Aggie``, ``xx Pen``, ``~Rose``): the author's sign-off, read also where the model
+# missed the name, since what a member signs is evidence of who they are (issue 30).
+_SIGNOFF_LINE = re.compile(r"[ \t]*(?:(?P<lead>[^\W\d_]+)[ \t,]+|[-~\u2013\u2014]{1,2}[ \t]*)?"
+                           r"(?P<name>[A-Z][a-z]+)[ \t]*[.!]*[ \t]*")
+
+
+class SignedLine(NamedTuple):
+    start: int
+    end: int
+    after_closing: bool     # after a closing word or a dash: a name even if a word (Pen)
+
+
+def signoff_line(text: str) -> Optional[SignedLine]:
+    """Where the post's last line signs it with one capitalised word (see
+    ``_SIGNOFF_LINE``), if it does; a post of one line signs nothing, and a greeting,
+    closing, title or stop word is no name."""
+    body = text.rstrip()
+    cut = body.rfind("\n")
+    if cut < 0 or not body[:cut].strip():
+        return None
+    found = _SIGNOFF_LINE.fullmatch(body, cut + 1)
+    if found is None:
+        return None
+    lead, word = found.group("lead"), found.group("name")
+    if (lead and lead.lower() not in load_wordlist("closings")) or _never_a_name(word) \
+            or word.lower() in _closings():       # (not "Thanks Linda": thanks, or signed)
+        return None
+    return SignedLine(found.start("name"), found.end("name"),
+                      bool(body[cut + 1:found.start("name")].strip()))
+
+
+@functools.lru_cache(maxsize=1)
+def _closings() -> frozenset:
+    return load_wordlist("closings") | load_wordlist("greetings")
+
+
 _LIST_GAP = re.compile(r"^\s*(?:,|&|and|,\s*and)\s*$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"[.!?\n]")
 

@@ -184,11 +184,21 @@ SHORT_FORM_MIN = 3       # "Pen" of "Penny", "Stan" of "Stanislaw"; not "Al" of 
 
 def _short_form(key: str, name: str) -> bool:
     """Whether one single-word name begins the other: a short form (``penny`` of someone
-    signing ``Pen``, ``stan`` of ``stanislaw``); a ``key`` that is an ordinary word is not
-    one (``will`` of ``willa``)."""
+    signing ``Pen``, ``stan`` of ``stanislaw``), also as it sounds when the two share their
+    first two letters (``dez`` of ``desiree``: the same Metaphone code begins both; not
+    ``pen`` of ``peter``, nor ``ben`` of ``bianca``); a ``key`` that is an ordinary word is
+    not one (``will`` of ``willa``)."""
     short, long = sorted((key, name), key=len)
     return (" " not in long and len(short) >= SHORT_FORM_MIN and short != long
-            and long.startswith(short) and not (short == key and ordinary_word(key)))
+            and (long.startswith(short) or (long[:2] == short[:2] and _sounds_like_start(
+                short, long)))
+            and not (short == key and ordinary_word(key)))
+
+
+def _sounds_like_start(short: str, long: str) -> bool:
+    """Whether ``long`` begins with the sound of ``short`` (their Metaphone codes)."""
+    code = jellyfish.metaphone(short)
+    return bool(code) and jellyfish.metaphone(long).startswith(code)
 
 
 def known_by_name(person: Person) -> bool:
