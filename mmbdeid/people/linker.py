@@ -35,6 +35,7 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 
 from ..spans import Span
 from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
+from .gender_cues import title_gender
 from .mentions import Mention, mentions_of, signoff_line
 from .personmap import Person, PersonMap, name_key
 from .resolver import DuplicateName, Resolver
@@ -82,7 +83,8 @@ class Linker:
         # (username, key) -> posts signed so where no span was found, and how it was written
         self._signed: Counter = Counter()
         self._signed_forms: Dict[str, Counter] = defaultdict(Counter)
-        # (key, label) -> (scope group, author the name is not, thread, author) -> posts
+        # (key, label) -> (scope group, author the name is not, thread, author, title gender)
+        # -> posts
         self._unlinked: Dict[Tuple[str, str], Counter] = {}
         self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
@@ -123,7 +125,8 @@ class Linker:
             elif mention.role in ("addressee", "closing"):
                 self._addressed.append(_Addressed(post, key, mention.label, mention.role))
             elif mention.role == "titled":
-                self._add_unlinked(key, mention.label, post, author)
+                self._add_unlinked(key, mention.label, post, author,
+                                   title=title_gender(fields["text"], mention.start))
             else:
                 self._add_unlinked(key, mention.label, post)
 
@@ -141,11 +144,13 @@ class Linker:
             self._signed_forms[key][word] += 1
 
     def _add_unlinked(self, key: str, label: str, post: dict, not_of: str = "",
-                      posts: int = 1, group: Optional[Tuple[str, str]] = None) -> None:
+                      posts: int = 1, group: Optional[Tuple[str, str]] = None,
+                      title: str = "") -> None:
         """A name to resolve by name, in the post's scope group (or ``group``), never as
-        ``not_of``; where it was met (thread, author) is what may link it to someone."""
+        ``not_of``; where it was met (thread, author) is what may link it to someone, and
+        the gender of a title before it (``Mrs.``) who it cannot be."""
         where = (self.scopes.group(post, self.scope) if group is None else group, not_of,
-                 field_text(post, "thread"), field_text(post, "author"))
+                 field_text(post, "thread"), field_text(post, "author"), title)
         self._unlinked.setdefault((key, label), Counter())[where] += posts
 
     def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None,
@@ -191,10 +196,10 @@ class Linker:
                                   first_seen.get(item[0][0], 0)))):
             if done % PROGRESS_EVERY == 0:
                 report("by name", done, total)
-            for (group, not_of, thread, author), posts in groups.items():
+            for (group, not_of, thread, author, title), posts in groups.items():
                 excluded = by_username[not_of].id if not_of in by_username else ""
                 person_id = resolver.resolve_in_group(key, label, group, excluded, thread,
-                                                      author)
+                                                      author, title)
                 resolver.place(person_id, thread, author)
                 person = people[person_id]
                 if person.usernames and name_key(person.usernames[0]) == key:

@@ -68,3 +68,38 @@ def test_a_single_unconfirmed_signoff_is_not_a_name():
     linker.observe(fields, spans_of(fields["text"], names))
     member = linker.person_map().by_username("pierogi_lady")
     assert "magda" not in member.names
+
+
+# One father under four forms, and his wife under his surname (one thread).
+LETTER = post("k1", "care", "tk1", "daughter_dee",
+              "The letter says Re: Nowicki, Tomasz R. and his band says NOWICKI, TOM.",
+              "Nowicki", "Tomasz R", "NOWICKI", "TOM")
+LABEL = post("k2", "care", "tk1", "daughter_dee",
+             "The label says Tom Nowicki now. He calls me Mrs. Nowicki some days.",
+             "Tom Nowicki", "Nowicki", parent="k1")
+FATHER_AGAIN = post("k3", "care", "tk1", "night_owl_ned", "Tomasz sounds a fighter.",
+                    "Tomasz", parent="k2")
+# A facilitator under a short form and his full name; a son and his wife in one post.
+FACILITATOR = post("f1", "recovery", "tf1", "keisha_k",
+                   'Art is leaving. The card says "To Arturo", his real name.', "Art",
+                   "Arturo")
+SON_AND_WIFE = post("f2", "recovery", "tf2", "keisha_k",
+                    "My son Dan came, and his wife Danielle too.", "Dan", "Danielle")
+
+
+@pytest.mark.parametrize("posts, first, second, same", [
+    # a surname-first form is the name in its usual order: one person
+    ([LETTER, LABEL], ("k1", "Nowicki, Tomasz R"), ("k2", "Tom Nowicki"), True),
+    ([LETTER, LABEL], ("k1", "NOWICKI, TOM"), ("k2", "Tom Nowicki"), True),
+    # a given name of the full name, later in the thread
+    ([LETTER, LABEL, FATHER_AGAIN], ("k3", "Tomasz"), ("k2", "Tom Nowicki"), True),
+    # Mrs. before his surname says another person
+    ([LETTER, LABEL], ("k2", "Nowicki"), ("k2", "Tom Nowicki"), False),
+    # a short form and the name it begins, in one thread
+    ([FACILITATOR], ("f1", "Art"), ("f1", "Arturo"), True),
+    # not when the two names read as the two genders
+    ([SON_AND_WIFE], ("f2", "Dan"), ("f2", "Danielle"), False),
+])
+def test_forms_of_one_person_link_and_others_do_not(posts, first, second, same):
+    found, _ = owners(posts)
+    assert (found[first] == found[second]) is same
