@@ -200,7 +200,7 @@ class Linker:
                 excluded = by_username[not_of].id if not_of in by_username else ""
                 person_id = resolver.resolve_in_group(key, label, group, excluded, thread,
                                                       author, title)
-                resolver.place(person_id, thread, author)
+                resolver.place(person_id, thread, author, title)
                 person = people[person_id]
                 if person.usernames and name_key(person.usernames[0]) == key:
                     continue                      # the username itself, already listed

@@ -72,6 +72,8 @@ class Person:
     # Someone who never posts: the threads they are named in, and who names them.
     threads: Optional[Set[str]] = None
     speakers: Optional[Set[str]] = None
+    # the genders the titles before their names give (Mr. Adebayo: "male")
+    titles: Set[str] = field(default_factory=set)
     # The names met at least once with a confident probability (people/spread.py); in a
     # map read from a file, the names written without a count (added by hand).
     confident: Optional[Set[str]] = None

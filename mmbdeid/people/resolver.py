@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
+from ..lexicon.names import first_names
 from .gender import name_gender
 from .gender_cues import title_gender
 from .mentions import Mention
@@ -218,12 +219,17 @@ class Resolver:
             self._cache[key][(label, group, excluded, thread, author, title)] = person_id
         return person_id
 
-    def place(self, person_id: str, thread: str, author: str) -> None:
-        """Someone who never posts is named in ``thread`` by ``author`` (while linking):
-        a name there, or by that author, may be them."""
+    def place(self, person_id: str, thread: str, author: str, title: str = "") -> None:
+        """Someone who never posts is named in ``thread`` by ``author`` (while linking),
+        after a title of gender ``title``: a name there, or by that author, may be them;
+        after a title of the other gender it is not."""
         person = self.people[person_id]
         if person.usernames or person.threads is None:
             return
+        if title and title not in person.titles:
+            person.titles.add(title)
+            for key in person.names:
+                self._cache.pop(key, None)
         if thread not in person.threads or author not in person.speakers:
             person.threads.add(thread)
             person.speakers.add(author)
@@ -264,7 +270,7 @@ class Resolver:
         for exact, candidates in ((True, self.index.exact_people(key)),
                                   (False, self.index.variant_people(key))):
             ranked = [(rank, p) for rank, p in
-                      ((self._evidence(p, key, exact, group, thread, author), p)
+                      ((self._evidence(p, key, exact, group, thread, author, title), p)
                        for p in candidates if p != excluded
                        and not self._other_gender(p, title)) if rank]
             if ranked:
@@ -273,19 +279,21 @@ class Resolver:
         return None, None, False
 
     def _other_gender(self, person_id: str, title: str) -> bool:
-        """Whether a first name of the person reads as the other gender than ``title``."""
+        """Whether a title before them, or a first name of theirs, reads as the other
+        gender than ``title``."""
         if not title:
             return False
-        return any(name_gender(key.split()[0]) not in (title, "", "either")
+        return bool(self.people[person_id].titles - {title}) or any(name_gender(key.split()[0]) not in (title, "", "either")
                    for key in self.people[person_id].names if key)
 
     def _evidence(self, person_id: str, key: str, exact: bool, group: Tuple[str, str],
-                  thread: str, author: str) -> int:
+                  thread: str, author: str, title: str = "") -> int:
         """What links a name in ``thread`` (by ``author``) to a person called so (issue
         30): ``IN_THREAD``, a member posting in the thread; ``OWN_NAME``, a member of the
         scope group whose own posts give them the name (a sign-off, a greeting to them;
         not a word inside their username); ``NAMED``, someone who never posts named in the
-        thread, or elsewhere under the same full name or by the same author; 0, none."""
+        thread, or elsewhere under the same full name, by the same author or after a title
+        that gives the gender (a surname: ``Mr. Adebayo``); 0, none."""
         person = self.people[person_id]
         if person.usernames:
             if any(self.scopes.in_thread(u, thread) for u in person.usernames):
@@ -302,7 +310,9 @@ class Resolver:
             return 0
         if person.threads is None or thread in person.threads:
             return NAMED
-        if exact and group[0] != "thread" and (" " in key or author in person.speakers):
+        if exact and group[0] != "thread" and (
+                " " in key or author in person.speakers
+                or (title and key not in first_names())):    # Mr. Adebayo, two threads
             return NAMED
         return 0
 

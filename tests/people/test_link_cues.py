@@ -103,3 +103,21 @@ SON_AND_WIFE = post("f2", "recovery", "tf2", "keisha_k",
 def test_forms_of_one_person_link_and_others_do_not(posts, first, second, same):
     found, _ = owners(posts)
     assert (found[first] == found[second]) is same
+
+
+MR_OKAFOR = post("o1", "care", "to1", "colm_c", "Mr. Okafor runs the home.", "Okafor")
+MR_OKAFOR_AGAIN = post("o2", "care", "to2", "rose_r", "Mr. Okafor gave a talk.", "Okafor")
+MRS_OKAFOR = post("o3", "care", "to3", "rose_r", "Mrs. Okafor does the music.", "Okafor")
+OKAFOR_BARE = post("o4", "care", "to4", "sue_s", "Okafor is a common name here.", "Okafor")
+
+
+@pytest.mark.parametrize("posts, first, second, same", [
+    # a surname after a title, in two threads of one board: one person
+    ([MR_OKAFOR, MR_OKAFOR_AGAIN], ("o1", "Okafor"), ("o2", "Okafor"), True),
+    # not after a title of the other gender, nor without a title by another author
+    ([MR_OKAFOR, MRS_OKAFOR], ("o1", "Okafor"), ("o3", "Okafor"), False),
+    ([MR_OKAFOR, OKAFOR_BARE], ("o1", "Okafor"), ("o4", "Okafor"), False),
+])
+def test_a_titled_surname_crosses_threads(posts, first, second, same):
+    found, _ = owners(posts)
+    assert (found[first] == found[second]) is same
