@@ -110,12 +110,18 @@ def _pronouns(text: str, end: int, stop: int) -> str:
     return said.pop() if len(said) == 1 else ""
 
 
+def title_gender(text: str, start: int) -> str:
+    """The gender a title right before a name gives (``Mrs. Kowalski``), or ``""``."""
+    before = words_before(text, start)
+    return _TITLES.get(before[-1], "") if before else ""
+
+
 def mention_cues(text: str, start: int, end: int, stop: Optional[int] = None) -> Dict[str, str]:
     """``{"strong": gender, "weak": gender}`` of the mention at ``start:end`` (a key left
     out where the text says nothing); ``stop``: where the next mention of the post begins."""
     cues: Dict[str, str] = {}
     before = words_before(text, start)
-    strong = (_TITLES.get(before[-1], "") if before else "") or _kinship(before) \
+    strong = title_gender(text, start) or _kinship(before) \
         or _apposition(text, end)
     if strong:
         cues["strong"] = strong

@@ -35,11 +35,12 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 
 from ..spans import Span
 from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
-from .mentions import Mention, mentions_of
+from .gender_cues import title_gender
+from .mentions import Mention, mentions_of, signoff_line
 from .personmap import Person, PersonMap, name_key
 from .resolver import DuplicateName, Resolver
 from .scope import SCOPES, ScopeIndex, field_text
-from .spread import CONFIDENT
+from .spread import CONFIDENT, is_word
 from .variants import EXACT, VariantIndex, called, known_by_name
 
 _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
@@ -47,6 +48,7 @@ _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
 # no pseudonym may equal it, or the output's ``[U2]`` and author ``U2`` would be ambiguous.
 _PSEUDONYM_LIKE = re.compile(r"\b[UP][1-9]\d{0,8}\b", re.IGNORECASE)
 PROGRESS_EVERY = 500        # names linked between two progress reports
+SIGNED_HABIT = 2            # posts an author signs with a name no span found: a name of theirs
 
 
 def _no_progress(step: str, done: int, total: int) -> None:
@@ -78,7 +80,11 @@ class Linker:
         self.scopes = ScopeIndex()
         self._authors: Dict[str, int] = {}                 # username -> first-post order
         self._evidence: Counter = Counter()                 # (username, key) -> posts
-        # (key, label) -> (scope group, author the name is not, thread, author) -> posts
+        # (username, key) -> posts signed so where no span was found, and how it was written
+        self._signed: Counter = Counter()
+        self._signed_forms: Dict[str, Counter] = defaultdict(Counter)
+        # (key, label) -> (scope group, author the name is not, thread, author, title gender)
+        # -> posts
         self._unlinked: Dict[Tuple[str, str], Counter] = {}
         self._addressed: List[_Addressed] = []
         self._forms: Dict[str, Counter] = defaultdict(Counter)
@@ -101,6 +107,8 @@ class Linker:
         seen: Set[Tuple[str, str, str]] = set()
         if mentions is None:
             mentions = mentions_of(fields["text"], spans)
+        if author:
+            self._observe_signoff(author, fields["text"], mentions)
         for mention in mentions:
             key = name_key(mention.text)
             if not key:
@@ -117,16 +125,32 @@ class Linker:
             elif mention.role in ("addressee", "closing"):
                 self._addressed.append(_Addressed(post, key, mention.label, mention.role))
             elif mention.role == "titled":
-                self._add_unlinked(key, mention.label, post, author)
+                self._add_unlinked(key, mention.label, post, author,
+                                   title=title_gender(fields["text"], mention.start))
             else:
                 self._add_unlinked(key, mention.label, post)
 
+    def _observe_signoff(self, author: str, text: str, mentions: Sequence[Mention]) -> None:
+        """A sign-off line no span covers (``\n\nAggie``, ``xx Pen``): counted for its
+        author; :meth:`person_map` takes it as their name once it is a habit."""
+        signed = signoff_line(text)
+        if signed is None or any(m.start < signed.end and signed.start < m.end
+                                 for m in mentions):
+            return
+        word = text[signed.start:signed.end]
+        if signed.after_closing or not is_word(name_key(word)):
+            key = name_key(word)
+            self._signed[(author, key)] += 1
+            self._signed_forms[key][word] += 1
+
     def _add_unlinked(self, key: str, label: str, post: dict, not_of: str = "",
-                      posts: int = 1, group: Optional[Tuple[str, str]] = None) -> None:
+                      posts: int = 1, group: Optional[Tuple[str, str]] = None,
+                      title: str = "") -> None:
         """A name to resolve by name, in the post's scope group (or ``group``), never as
-        ``not_of``; where it was met (thread, author) is what may link it to someone."""
+        ``not_of``; where it was met (thread, author) is what may link it to someone, and
+        the gender of a title before it (``Mrs.``) who it cannot be."""
         where = (self.scopes.group(post, self.scope) if group is None else group, not_of,
-                 field_text(post, "thread"), field_text(post, "author"))
+                 field_text(post, "thread"), field_text(post, "author"), title)
         self._unlinked.setdefault((key, label), Counter())[where] += posts
 
     def person_map(self, warn: Optional[Callable[[DuplicateName], None]] = None,
@@ -150,6 +174,12 @@ class Linker:
                 self._add_unlinked(key, "USER", {}, posts=posts, group=("dump", ""))
             elif username in by_username:
                 by_username[username].names[key] += posts
+        for (username, key), posts in self._signed.items():
+            # what a member signs in two posts or more, or signs once and a span found
+            # elsewhere, is their name (the model misses many sign-offs)
+            if (username in by_username and people.by_username(key) is None
+                    and (posts >= SIGNED_HABIT or key in self._forms)):
+                by_username[username].names[key] += posts
         self._link_addressed(people, by_username, report)
         for person in people:                     # what their own posts call them
             person.own = set(person.names)
@@ -166,11 +196,11 @@ class Linker:
                                   first_seen.get(item[0][0], 0)))):
             if done % PROGRESS_EVERY == 0:
                 report("by name", done, total)
-            for (group, not_of, thread, author), posts in groups.items():
+            for (group, not_of, thread, author, title), posts in groups.items():
                 excluded = by_username[not_of].id if not_of in by_username else ""
                 person_id = resolver.resolve_in_group(key, label, group, excluded, thread,
-                                                      author)
-                resolver.place(person_id, thread, author)
+                                                      author, title)
+                resolver.place(person_id, thread, author, title)
                 person = people[person_id]
                 if person.usernames and name_key(person.usernames[0]) == key:
                     continue                      # the username itself, already listed
@@ -178,8 +208,10 @@ class Linker:
                 resolver.learn(key, person_id)
         report("by name", total, total)
         for person in people:
-            person.forms = {key: self._forms[key].most_common(1)[0][0]
-                            for key in person.names if key in self._forms}
+            person.forms = {key: (self._forms.get(key) or self._signed_forms[key]
+                                  ).most_common(1)[0][0]
+                            for key in person.names
+                            if key in self._forms or key in self._signed_forms}
             # sure once, or found in two posts or more: not a single guess
             person.confident = {key for key, posts in person.names.items()
                                 if key in self._confident or posts >= 2}
@@ -189,7 +221,8 @@ class Linker:
         """The dump's authors, the names and usernames its texts mention (as compared:
         :func:`~mmbdeid.people.personmap.name_key`) and its words that read like
         pseudonyms: what no pseudonym may be."""
-        return list(self._authors) + list(self._forms) + list(self._pseudonym_like)
+        return (list(self._authors) + list(self._forms) + list(self._signed_forms)
+                + list(self._pseudonym_like))
 
     def _pseudonymised(self) -> bool:
         """Whether an earlier pseudonym scrub wrote the dump: every author is a pseudonym

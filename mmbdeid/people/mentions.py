@@ -307,13 +307,94 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
             read_to = s.start
             mentions.append(Mention(s.start, s.end, visible_text(text[s.start:s.end]), s.label,
                                     mention_role(text, s.start, s.end, line_start), parts))
-    return _unrole_lists(text, mentions)
+    return _unrole_lists(text, _join_surname_first(text, mentions))
+
+
+_SURNAME_COMMA = re.compile(r",[ \t]*")
+
+
+def _join_surname_first(text: str, mentions: List[Mention]) -> List[Mention]:
+    """``Kowalski, Stanislaw J.``, ``KOWALSKI, STAN``: a surname, a comma and the given
+    names are one mention (a letter heading, a wristband, a list of residents), so that the
+    form links as ``Stan Kowalski`` does (:func:`~mmbdeid.people.personmap.name_key`):
+    both in capitals, or given names ending with an initial, or a known surname that is no
+    first name before a first name, neither addressed nor in a list going on (``Thank you
+    Dez, Mari and Sue`` stays three people)."""
+    joined: List[Mention] = []
+    for mention in mentions:
+        previous = joined[-1] if joined else None
+        if (previous is not None and previous.label == mention.label == "NAME"
+                and _SURNAME_COMMA.fullmatch(text, previous.end, mention.start)
+                and _surname_then_given(text, previous, mention)):
+            parts = previous.parts + mention.parts
+            joined[-1] = Mention(previous.start, mention.end,
+                                 previous.text + text[previous.end:mention.start]
+                                 + mention.text, "NAME",
+                                 mention_role(text, previous.start, mention.end), parts)
+        else:
+            joined.append(mention)
+    return joined
+
+
+_LIST_GOES_ON = re.compile(r"[ \t]*(?:,|&|and\b)", re.IGNORECASE)
+
+
+def _surname_then_given(text: str, surname: Mention, given: Mention) -> bool:
+    words = given.text.split()
+    if " " in surname.text or not words:
+        return False
+    if surname.text.isupper() and given.text.isupper() and words[0].lower() in first_names():
+        return True
+    if not surname.text[:1].isupper() or surname.text.lower() in first_names():
+        return False
+    if len(words) > 1 and _is_initial(words[-1]):
+        return True
+    return (words[0].lower() in first_names()
+            and surname.text.lower() in load_last_name_ranks()
+            and not surname.role and not _LIST_GOES_ON.match(text, given.end))
 
 
 def _never_a_name(word: str) -> bool:
     key = word.lower().rstrip(".")
     return (key in load_wordlist("greetings") or key in load_wordlist("honorifics") or word == "I"
             or (word.islower() and key in load_wordlist("stop_words")))
+
+
+# The last line of a post holding one capitalised word, alone or after a closing word or a
+# dash (``Aggie``, ``xx Pen``, ``~Rose``): the author's sign-off, read also where the model
+# missed the name, since what a member signs is evidence of who they are (issue 30).
+_SIGNOFF_LINE = re.compile(r"[ \t]*(?:(?P<lead>[^\W\d_]+)[ \t,]+|[-~\u2013\u2014]{1,2}[ \t]*)?"
+                           r"(?P<name>[A-Z][a-z]+)[ \t]*[.!]*[ \t]*")
+
+
+class SignedLine(NamedTuple):
+    start: int
+    end: int
+    after_closing: bool     # after a closing word or a dash: a name even if a word (Pen)
+
+
+def signoff_line(text: str) -> Optional[SignedLine]:
+    """Where the post's last line signs it with one capitalised word (see
+    ``_SIGNOFF_LINE``), if it does; a post of one line signs nothing, and a greeting,
+    closing, title or stop word is no name."""
+    body = text.rstrip()
+    cut = body.rfind("\n")
+    if cut < 0 or not body[:cut].strip():
+        return None
+    found = _SIGNOFF_LINE.fullmatch(body, cut + 1)
+    if found is None:
+        return None
+    lead, word = found.group("lead"), found.group("name")
+    if (lead and lead.lower() not in load_wordlist("closings")) or _never_a_name(word) \
+            or word.lower() in _closings():       # (not "Thanks Linda": thanks, or signed)
+        return None
+    return SignedLine(found.start("name"), found.end("name"),
+                      bool(body[cut + 1:found.start("name")].strip()))
+
+
+@functools.lru_cache(maxsize=1)
+def _closings() -> frozenset:
+    return load_wordlist("closings") | load_wordlist("greetings")
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,|&|and|,\s*and)\s*$", re.IGNORECASE)

@@ -39,12 +39,24 @@ _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
 def name_key(text: str) -> str:
     """How names are compared: case-folded, letters of a spaced-out name joined
     (``R o b e r t`` -> ``robert``), edge punctuation dropped, inner spaces single;
-    an initial's dot is dropped (``Arthur C. Clarke`` -> ``arthur c clarke``)."""
+    an initial's dot is dropped (``Arthur C. Clarke`` -> ``arthur c clarke``); a
+    surname-first form is turned round (``KOWALSKI, STAN`` -> ``stan kowalski``)."""
     text = unicodedata.normalize("NFKC", text).strip()
     if _SPACED_LETTERS.match(text):
         text = text.replace(" ", "")
     text = _EDGE_PUNCTUATION.sub("", text.replace(".", " "))
-    return " ".join(text.casefold().split())
+    key = " ".join(text.casefold().split())
+    return _given_name_first(key) if "," in key else key
+
+
+def _given_name_first(key: str) -> str:
+    """``kowalski, stanislaw j`` -> ``stanislaw j kowalski``: a surname-first form (a letter
+    heading, a wristband) is compared as the name in its usual order; not ``smith, jr``."""
+    from ..lexicon.wordlists import load_wordlist     # (the map is read without the lists)
+    surname, _, given = (part.strip() for part in key.partition(","))
+    if not surname or not given or "," in given or given in load_wordlist("name_suffixes"):
+        return key
+    return given + " " + surname
 
 
 @dataclass
@@ -60,6 +72,8 @@ class Person:
     # Someone who never posts: the threads they are named in, and who names them.
     threads: Optional[Set[str]] = None
     speakers: Optional[Set[str]] = None
+    # the genders the titles before their names give (Mr. Adebayo: "male")
+    titles: Set[str] = field(default_factory=set)
     # The names met at least once with a confident probability (people/spread.py); in a
     # map read from a file, the names written without a count (added by hand).
     confident: Optional[Set[str]] = None

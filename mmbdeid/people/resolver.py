@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
+from ..lexicon.names import first_names
+from .gender import name_gender
+from .gender_cues import title_gender
 from .mentions import Mention
 from .personmap import Person, PersonMap, name_key
 from .scope import ScopeIndex, field_text
@@ -63,6 +66,7 @@ class InGroup(NamedTuple):
     excluded: str = ""
     thread: str = ""
     author: str = ""
+    title: str = ""     # the gender a title before it gives (Mrs. Kowalski: "female")
 
 
 # A mention's route: its person's id, or the name to resolve in a group.
@@ -130,7 +134,8 @@ class Resolver:
         place = (field_text(fields, "thread"), author_name)
         if mention.role == "titled":
             return InGroup(key, mention.label, group,
-                           author.id if author is not None else "", *place)
+                           author.id if author is not None else "", *place,
+                           title_gender(field_text(fields, "text"), mention.start))
         if mention.role in ("addressee", "closing"):
             if addressees is None:
                 addressees = self.scopes.addressees(fields)
@@ -201,24 +206,30 @@ class Resolver:
         return person.id
 
     def resolve_in_group(self, key: str, label: str, group: Tuple[str, str],
-                         excluded: str = "", thread: str = "", author: str = "") -> str:
+                         excluded: str = "", thread: str = "", author: str = "",
+                         title: str = "") -> str:
         """The person called ``key`` in a scope group, never ``excluded`` (the author of
         a post addressing someone so called), for a mention in ``thread`` by ``author``:
         a new person when nobody else is."""
         cached = self._cache[key]
-        person_id = cached.get((label, group, excluded, thread, author))
+        person_id = cached.get((label, group, excluded, thread, author, title))
         if person_id is None:
-            person_id = self._resolve(key, group, excluded, thread, author)
+            person_id = self._resolve(key, group, excluded, thread, author, title)
             # _resolve may have learned the key: its cache is then fresh
-            self._cache[key][(label, group, excluded, thread, author)] = person_id
+            self._cache[key][(label, group, excluded, thread, author, title)] = person_id
         return person_id
 
-    def place(self, person_id: str, thread: str, author: str) -> None:
-        """Someone who never posts is named in ``thread`` by ``author`` (while linking):
-        a name there, or by that author, may be them."""
+    def place(self, person_id: str, thread: str, author: str, title: str = "") -> None:
+        """Someone who never posts is named in ``thread`` by ``author`` (while linking),
+        after a title of gender ``title``: a name there, or by that author, may be them;
+        after a title of the other gender it is not."""
         person = self.people[person_id]
         if person.usernames or person.threads is None:
             return
+        if title and title not in person.titles:
+            person.titles.add(title)
+            for key in person.names:
+                self._cache.pop(key, None)
         if thread not in person.threads or author not in person.speakers:
             person.threads.add(thread)
             person.speakers.add(author)
@@ -232,8 +243,9 @@ class Resolver:
         self._cache.pop(key, None)
 
     def _resolve(self, key: str, group: Tuple[str, str], excluded: str = "",
-                 thread: str = "", author: str = "") -> str:
-        person_id, duplicate, _ = self._choose_in(key, group, excluded, thread, author)
+                 thread: str = "", author: str = "", title: str = "") -> str:
+        person_id, duplicate, _ = self._choose_in(key, group, excluded, thread, author,
+                                                  title)
         if person_id is not None:
             if duplicate is not None:
                 self._warn(key, group, duplicate)
@@ -247,29 +259,41 @@ class Resolver:
         return person.id
 
     def _choose_in(self, key: str, group: Tuple[str, str], excluded: str,
-                   thread: str = "", author: str = ""
+                   thread: str = "", author: str = "", title: str = ""
                    ) -> Tuple[Optional[str], Optional[DuplicateName], bool]:
         """The person called ``key`` in a group, not ``excluded`` (None: nobody), the
         warning if that choice was not unique, and whether it was made among members
         called exactly so (which no new person, never a member, can join). Only people
-        with evidence that the name there is theirs count (:meth:`_evidence`)."""
+        with evidence that the name there is theirs count (:meth:`_evidence`), and none
+        whose first names read as the other gender than a title before the mention says
+        (``Mrs. Kowalski`` is not Stan Kowalski)."""
         for exact, candidates in ((True, self.index.exact_people(key)),
                                   (False, self.index.variant_people(key))):
             ranked = [(rank, p) for rank, p in
-                      ((self._evidence(p, key, exact, group, thread, author), p)
-                       for p in candidates if p != excluded) if rank]
+                      ((self._evidence(p, key, exact, group, thread, author, title), p)
+                       for p in candidates if p != excluded
+                       and not self._other_gender(p, title)) if rank]
             if ranked:
                 chosen, duplicate, among_members = self._pick(key, ranked, group, thread)
                 return chosen, duplicate, exact and among_members
         return None, None, False
 
+    def _other_gender(self, person_id: str, title: str) -> bool:
+        """Whether a title before them, or a first name of theirs, reads as the other
+        gender than ``title``."""
+        if not title:
+            return False
+        return bool(self.people[person_id].titles - {title}) or any(name_gender(key.split()[0]) not in (title, "", "either")
+                   for key in self.people[person_id].names if key)
+
     def _evidence(self, person_id: str, key: str, exact: bool, group: Tuple[str, str],
-                  thread: str, author: str) -> int:
+                  thread: str, author: str, title: str = "") -> int:
         """What links a name in ``thread`` (by ``author``) to a person called so (issue
         30): ``IN_THREAD``, a member posting in the thread; ``OWN_NAME``, a member of the
         scope group whose own posts give them the name (a sign-off, a greeting to them;
         not a word inside their username); ``NAMED``, someone who never posts named in the
-        thread, or elsewhere under the same full name or by the same author; 0, none."""
+        thread, or elsewhere under the same full name, by the same author or after a title
+        that gives the gender (a surname: ``Mr. Adebayo``); 0, none."""
         person = self.people[person_id]
         if person.usernames:
             if any(self.scopes.in_thread(u, thread) for u in person.usernames):
@@ -286,7 +310,9 @@ class Resolver:
             return 0
         if person.threads is None or thread in person.threads:
             return NAMED
-        if exact and group[0] != "thread" and (" " in key or author in person.speakers):
+        if exact and group[0] != "thread" and (
+                " " in key or author in person.speakers
+                or (title and key not in first_names())):    # Mr. Adebayo, two threads
             return NAMED
         return 0
 

@@ -13,6 +13,7 @@ import jellyfish
 from ..lexicon.names import first_names
 from ..lexicon.usernames import username_variants
 from ..lexicon.wordlists import load_nickname_groups, load_wordlist
+from .gender import name_gender
 from .mentions import ordinary_word
 from .personmap import Person, PersonMap, name_key
 from .spellings import SpellingIndex, misspelling_distance
@@ -58,6 +59,8 @@ class VariantIndex:
         self.by_nickname_group: Dict[str, PeopleOfKey] = {}
         self.by_initials: Dict[str, PeopleOfKey] = {}
         self.by_part: Dict[str, PeopleOfKey] = {}
+        # last word -> the multi-word names ending with it (``kowalski`` -> stan kowalski)
+        self.by_surname: Dict[str, Dict[str, PeopleOfKey]] = {}
         self.by_username_variant: Dict[str, PeopleOfKey] = {}
         self.by_username_prefix: Dict[str, PeopleOfKey] = {}
         # words misspellings are compared with, by their deletion neighbourhood
@@ -77,6 +80,7 @@ class VariantIndex:
             for part in key.split():
                 if len(part) >= 2:
                     _add(self.by_part, part, person_id)
+            _add(self.by_surname.setdefault(key.split()[-1], {}), key, person_id)
         else:
             for canonical in _nickname_groups_by_name().get(key, ()):
                 _add(self.by_nickname_group, canonical, person_id)
@@ -119,6 +123,16 @@ class VariantIndex:
             found.update(dict.fromkeys(_people(self.by_part, key)))
             found.update(dict.fromkeys(person_id for _, _, person_id
                                        in self.spellings.misspelt(key)))
+            for end in range(SHORT_FORM_MIN, len(key)):     # "art" of arturo, "stan"
+                short = key[:end]
+                if _short_form(key, short) and not _other_genders(key, short):
+                    found.update(dict.fromkeys(_people(self.exact, short)))
+                    found.update(dict.fromkeys(_people(self.by_part, short)))
+        else:
+            same_surname = self.by_surname.get(key.split()[-1], {})
+            for name in same_surname:
+                if name != key and same_full_name(key, name):
+                    found.update(dict.fromkeys(_people(same_surname, name)))
         for index in (self.by_username_variant, self.by_username_prefix):
             found.update(dict.fromkeys(_people(index, key.replace(" ", ""))))
         exact = _people(self.exact, key)
@@ -170,6 +184,7 @@ def called(key: str, person: Person) -> int:
                 or (name in person.names and _short_form(key, name))
                 or (len(parts) > 1 and (key in parts or key == initials(name)))
                 or (len(key_parts) > 1 and name in key_parts)
+                or (len(key_parts) > 1 and len(parts) > 1 and same_full_name(key, name))
                 or is_misspelling(key, name)):
             return VARIANT
     folded = key.replace(" ", "")
@@ -184,11 +199,40 @@ SHORT_FORM_MIN = 3       # "Pen" of "Penny", "Stan" of "Stanislaw"; not "Al" of 
 
 def _short_form(key: str, name: str) -> bool:
     """Whether one single-word name begins the other: a short form (``penny`` of someone
-    signing ``Pen``, ``stan`` of ``stanislaw``); a ``key`` that is an ordinary word is not
-    one (``will`` of ``willa``)."""
+    signing ``Pen``, ``stan`` of ``stanislaw``), also as it sounds when the two share their
+    first two letters (``dez`` of ``desiree``: the same Metaphone code begins both; not
+    ``pen`` of ``peter``, nor ``ben`` of ``bianca``); a ``key`` that is an ordinary word is
+    not one (``will`` of ``willa``)."""
     short, long = sorted((key, name), key=len)
     return (" " not in long and len(short) >= SHORT_FORM_MIN and short != long
-            and long.startswith(short) and not (short == key and ordinary_word(key)))
+            and (long.startswith(short) or (long[:2] == short[:2] and _sounds_like_start(
+                short, long)))
+            and not (short == key and ordinary_word(key)))
+
+
+def same_full_name(key: str, name: str) -> bool:
+    """Two names of several words with the same surname and given names that agree: the
+    same, a nickname, a short form or an initial of the other (``stanislaw j kowalski``,
+    ``stan kowalski``; not ``halina kowalski``)."""
+    mine, theirs = key.split(), name.split()
+    if len(mine) < 2 or len(theirs) < 2 or mine[-1] != theirs[-1]:
+        return False
+    first, other = mine[0], theirs[0]
+    groups = _nickname_groups_by_name()
+    return (first == other or bool(groups.get(first, frozenset()) & groups.get(other, frozenset()))
+            or _short_form(first, other) or _short_form(other, first)
+            or (min(len(first), len(other)) == 1 and first[0] == other[0]))
+
+
+def _other_genders(name: str, other: str) -> bool:
+    """Whether two first names read as the two genders (``danielle``, ``dan``)."""
+    return {name_gender(name), name_gender(other)} == {"female", "male"}
+
+
+def _sounds_like_start(short: str, long: str) -> bool:
+    """Whether ``long`` begins with the sound of ``short`` (their Metaphone codes)."""
+    code = jellyfish.metaphone(short)
+    return bool(code) and jellyfish.metaphone(long).startswith(code)
 
 
 def known_by_name(person: Person) -> bool:

@@ -12,7 +12,7 @@ from mmbdeid.cli import main
 from mmbdeid.people.mentions import mentions_of, name_groups
 from mmbdeid.spans import Span, merge_mentions
 
-from documents import replace_spans
+from documents import name_spans, replace_spans
 
 
 def spans_over(text, *items):
@@ -245,3 +245,15 @@ def test_review_lists_a_full_name_once(tmp_path):
     with open(review, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["string"], r["count"]) for r in rows] == [("Mary Jane", "2")]
+
+
+@pytest.mark.parametrize("text, names, expected", [
+    ("Re: Kowalczyk, Jan P. today", ["Kowalczyk", "Jan P"], ["Kowalczyk, Jan P"]),
+    ("the band says NOWAK, ANNA.", ["NOWAK", "ANNA"], ["NOWAK, ANNA"]),
+    # a list of names, and names addressed, stay apart
+    ("Thank you Dez, Mari and Sue", ["Dez", "Mari", "Sue"], ["Dez", "Mari", "Sue"]),
+    ("Thanks Grant, Marcus", ["Grant", "Marcus"], ["Grant", "Marcus"]),
+    ("Rose, Colm is right.", ["Rose", "Colm"], ["Rose", "Colm"]),
+])
+def test_a_surname_first_form_is_one_mention(text, names, expected):
+    assert [m.text for m in mentions_of(text, name_spans(text, names))] == expected
