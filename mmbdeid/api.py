@@ -21,6 +21,7 @@ from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Uni
 
 from . import checks
 from .detect.analyzer import Analyzer
+from .detect.options import ChainOptions
 from .detect.registry import step_names
 from .detect.reusable import ReusableChain
 from .kinds import DEFAULT_KINDS, parse_kinds
@@ -76,14 +77,13 @@ class Scrubber:
             raise TypeError("model must be a model file path or a NameTagger, not %s"
                             % checks.kind_of(model))
         self.model = model
-        self.threshold = checks.optional_threshold(threshold)
         self.stats = checks.optional_path(stats, "stats")
-        self.steps = None if steps is None else checks.terms(steps, "steps", "step")
-        self.without_steps = checks.terms(without_steps, "without_steps", "step")
-        self.kinds = _kinds(kinds)
-        self._step_names = step_names(self.steps, self.without_steps, kinds=self.kinds)
-        self.allow = checks.terms(allow, "allow")
-        self.deny = checks.terms(deny, "deny")
+        kinds = _kinds(kinds)
+        steps = None if steps is None else checks.terms(steps, "steps", "step")
+        # the chain's options, checked there (the steps here: their names and the kinds')
+        self.options = ChainOptions(threshold=threshold, allow=allow, deny=deny, kinds=kinds,
+                                    steps=step_names(steps, checks.terms(
+                                        without_steps, "without_steps", "step"), kinds=kinds))
         self.operator = operator_for(mode, hash_key)    # holds the key, never shown
         self._tagger: Optional[NameTagger] = None
         self._reusable: Optional[tuple] = None      # (model state, ReusableChain)
@@ -101,6 +101,11 @@ class Scrubber:
     def default(cls, **options: Any) -> "Scrubber":
         """A scrubber with the bundled model (options as for the constructor)."""
         return cls(**options)
+
+    @property
+    def kinds(self) -> Tuple[str, ...]:
+        """The kinds of identifier removed (the adapters report them)."""
+        return self.options.kinds
 
     @property
     def tagger(self) -> NameTagger:
@@ -216,9 +221,7 @@ class Scrubber:
         state = _model_state(tagger)
         with self._lock:
             if self._reusable is None or self._reusable[0] != state:
-                self._reusable = (state, ReusableChain(
-                    tagger, threshold=self.threshold, steps=self._step_names,
-                    allow=self.allow, deny=self.deny, kinds=self.kinds))
+                self._reusable = (state, ReusableChain(tagger, self.options))
             return self._reusable[1]
 
 

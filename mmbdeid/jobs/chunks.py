@@ -84,12 +84,7 @@ class ChunkWorker:
         # the run's own file (a private copy of --stats, or the store it built)
         stats = CorpusStats.load(stats_path, immutable=True)
         self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
-                                       with_reference(stats),
-                                       threshold=detection.threshold,
-                                       allow=detection.allow, deny=detection.deny,
-                                       tagging=detection.tagging, steps=detection.steps,
-                                       consistency=detection.consistency,
-                                       authors=detection.authors, kinds=detection.kinds)
+                                       with_reference(stats), detection.chain)
         self.operator = (post_operator(detection.mode, detection.hash_key)
                          if detection.render_placeholders else None)
         self.mentions_of = None

@@ -235,7 +235,7 @@ def scrub_setup(config: RunConfig) -> Tuple[RunConfig, int, str]:
     mode; the placeholders are written after the consistency pass), its number of passes
     and what pass 2 is called."""
     by_people = OPERATORS[config.mode].needs_people
-    consistency = config.detection.runs("consistency")
+    consistency = config.detection.chain.runs("consistency")
     if by_people:
         config = replace(config, detection=replace(config.detection, mentions=True))
     if consistency and not by_people:
@@ -257,7 +257,7 @@ def scrubbed_posts(config: RunConfig, engine, summary: Summary,
         yield from people_rewritten(config, engine, detected, watch, summary,
                                     lambda: _reread(config))
         return
-    if config.detection.runs("consistency"):
+    if config.detection.chain.runs("consistency"):
         detected = _consistent(config, engine, detected, watch)
     operator = post_operator(config.mode, config.detection.hash_key)
     for post in detected:
