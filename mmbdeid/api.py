@@ -137,11 +137,18 @@ class Scrubber:
     def analyze_many(self, posts: Sequence[dict]) -> List[List[Span]]:
         """:meth:`analyze` for many posts (dicts with ``text`` and optionally ``board``,
         ``thread``, ``author``), taken together as one dump for the statistics."""
-        documents = [_document(post) for post in _posts(posts)]
+        posts = _posts(posts)
+        return [merge_mentions(post["text"], spans)
+                for post, spans in zip(posts, self._detected(posts))]
+
+    def _detected(self, posts: List[dict]) -> List[List[Span]]:
+        """The chain's spans of each of ``posts`` (checked by ``_posts``), one per detected
+        token or phrase, as a dump's workers find them: what the operator is given, so
+        that it replaces the same parts as in a dump."""
+        documents = [_document(post) for post in posts]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
-        return [merge_mentions(d.original_text, spans)
-                for d, spans in zip(documents, analyzer.analyze_all(documents))]
+        return analyzer.analyze_all(documents)
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""
@@ -151,7 +158,7 @@ class Scrubber:
         """The posts (text and context fields) as the operator rewrites them."""
         posts = _posts(posts)
         return [self.operator.rewrite(post, spans)[0]
-                for post, spans in zip(posts, self.analyze_many(posts))]
+                for post, spans in zip(posts, self._detected(posts))]
 
     # -- records -------------------------------------------------------------------------
     def scrub_records(self, records: Iterable[dict], text_field: str = "text") -> Iterator[dict]:

@@ -148,11 +148,11 @@ def _run_config(args, mode: str = "placeholder", hash_key=None, **options):
     checked here, before any work."""
     from ..files.termlists import load_terms
     from ..jobs.config import DetectionConfig, RunConfig
-    from ..model.tagger import NameTagger, default_model_path
+    from ..model.tagger import default_model_path
     from ..output.operators import OPERATORS
 
     model_path = args.model or default_model_path()
-    NameTagger.load(model_path)                     # a bad model fails before any work
+    load_model(model_path)                          # a bad model fails before any work
     lists = {}
     for name in ("allow", "deny"):
         path = getattr(args, name, None)
