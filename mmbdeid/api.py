@@ -21,6 +21,7 @@ from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Uni
 
 from . import checks
 from .detect.analyzer import Analyzer
+from .detect.options import ChainOptions
 from .detect.registry import step_names
 from .detect.reusable import ReusableChain
 from .kinds import DEFAULT_KINDS, parse_kinds
@@ -76,14 +77,13 @@ class Scrubber:
             raise TypeError("model must be a model file path or a NameTagger, not %s"
                             % checks.kind_of(model))
         self.model = model
-        self.threshold = checks.optional_threshold(threshold)
         self.stats = checks.optional_path(stats, "stats")
-        self.steps = None if steps is None else checks.terms(steps, "steps", "step")
-        self.without_steps = checks.terms(without_steps, "without_steps", "step")
-        self.kinds = _kinds(kinds)
-        self._step_names = step_names(self.steps, self.without_steps, kinds=self.kinds)
-        self.allow = checks.terms(allow, "allow")
-        self.deny = checks.terms(deny, "deny")
+        kinds = _kinds(kinds)
+        steps = None if steps is None else checks.terms(steps, "steps", "step")
+        # the chain's options, checked there (the steps here: their names and the kinds')
+        self.options = ChainOptions(threshold=threshold, allow=allow, deny=deny, kinds=kinds,
+                                    steps=step_names(steps, checks.terms(
+                                        without_steps, "without_steps", "step"), kinds=kinds))
         self.operator = operator_for(mode, hash_key)    # holds the key, never shown
         self._tagger: Optional[NameTagger] = None
         self._reusable: Optional[tuple] = None      # (model state, ReusableChain)
@@ -101,6 +101,11 @@ class Scrubber:
     def default(cls, **options: Any) -> "Scrubber":
         """A scrubber with the bundled model (options as for the constructor)."""
         return cls(**options)
+
+    @property
+    def kinds(self) -> Tuple[str, ...]:
+        """The kinds of identifier removed (the adapters report them)."""
+        return self.options.kinds
 
     @property
     def tagger(self) -> NameTagger:
@@ -132,11 +137,18 @@ class Scrubber:
     def analyze_many(self, posts: Sequence[dict]) -> List[List[Span]]:
         """:meth:`analyze` for many posts (dicts with ``text`` and optionally ``board``,
         ``thread``, ``author``), taken together as one dump for the statistics."""
-        documents = [_document(post) for post in _posts(posts)]
+        posts = _posts(posts)
+        return [merge_mentions(post["text"], spans)
+                for post, spans in zip(posts, self._detected(posts))]
+
+    def _detected(self, posts: List[dict]) -> List[List[Span]]:
+        """The chain's spans of each of ``posts`` (checked by ``_posts``), one per detected
+        token or phrase, as a dump's workers find them: what the operator is given, so
+        that it replaces the same parts as in a dump."""
+        documents = [_document(post) for post in posts]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
-        return [merge_mentions(d.original_text, spans)
-                for d, spans in zip(documents, analyzer.analyze_all(documents))]
+        return analyzer.analyze_all(documents)
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""
@@ -146,7 +158,7 @@ class Scrubber:
         """The posts (text and context fields) as the operator rewrites them."""
         posts = _posts(posts)
         return [self.operator.rewrite(post, spans)[0]
-                for post, spans in zip(posts, self.analyze_many(posts))]
+                for post, spans in zip(posts, self._detected(posts))]
 
     # -- records -------------------------------------------------------------------------
     def scrub_records(self, records: Iterable[dict], text_field: str = "text") -> Iterator[dict]:
@@ -216,9 +228,7 @@ class Scrubber:
         state = _model_state(tagger)
         with self._lock:
             if self._reusable is None or self._reusable[0] != state:
-                self._reusable = (state, ReusableChain(
-                    tagger, threshold=self.threshold, steps=self._step_names,
-                    allow=self.allow, deny=self.deny, kinds=self.kinds))
+                self._reusable = (state, ReusableChain(tagger, self.options))
             return self._reusable[1]
 
 

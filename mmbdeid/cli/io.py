@@ -116,6 +116,8 @@ def locked_outputs(outputs, inputs, stats: Optional[str] = None, rebuild: bool =
 
 
 def load_model(path: Optional[str]):
-    """The model at ``path`` (--model), else the bundled one."""
-    from ..model.tagger import NameTagger, default_model_path
-    return NameTagger.load(path or default_model_path())
+    """The model at ``path`` (--model), else the bundled one, loaded once in this thread
+    (:mod:`mmbdeid.model.loaded`)."""
+    from ..model.loaded import loaded_model
+    from ..model.tagger import default_model_path
+    return loaded_model(path or default_model_path())

@@ -8,7 +8,7 @@ import os
 from .exits import EXIT_OK
 from .io import check_plotting, load_model, locked_outputs, posts_source
 from .messages import progress
-from .steps import chosen_steps
+from .steps import chosen_options
 
 
 def run_evaluate(args) -> int:
@@ -37,9 +37,8 @@ def _evaluate(args) -> int:
     labelled = load_labelled(gold_file)
     stats = corpus_stats([d.document for d in labelled], args.stats)
     with progress(args, "scoring") as shown:
-        scores = document_scores(tagger, labelled, stats, chosen_steps(args),
-                                 progress=shown, tagging=args.tagger, chain=args.chain,
-                                 kinds=args.kinds)
+        scores = document_scores(tagger, labelled, stats, chosen_options(args),
+                                 progress=shown, chain=args.chain)
     gold, probabilities, minima = pooled_scores(labelled, scores, posts=True)
     metrics = token_metrics(gold, probabilities > threshold, threshold=threshold)
     if args.errors:
@@ -73,8 +72,7 @@ def _figures_by_kind(args, tagger, threshold, gold_file, labelled, stats) -> str
     from ..evaluation.kinds import format_kinds, kind_figures
     from ..files.corpora import read_annotated
 
-    analyzer = Analyzer.build(tagger, stats, threshold=threshold, steps=chosen_steps(args),
-                              tagging=args.tagger, kinds=args.kinds)
+    analyzer = Analyzer.build(tagger, stats, chosen_options(args, threshold=threshold))
     documents = [item.document for item in labelled]
     analyzer.prefetch(documents)
     found = analyzer.analyze_all(documents)
@@ -97,11 +95,8 @@ def _sweep(args) -> int:
     with progress(args, "scoring") as shown:
         gold, probabilities, minima = score_gold_file(tagger, posts_source(
                                                           args, args.gold, sniff=False),
-                                                      args.stats, chosen_steps(args),
-                                                      posts=True,
-                                                      progress=shown,
-                                                      tagging=args.tagger,
-                                                      kinds=args.kinds,
+                                                      args.stats, chosen_options(args),
+                                                      posts=True, progress=shown,
                                                       chain=args.chain)
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])

@@ -126,7 +126,7 @@ def model_options(parser) -> None:
     parser.add_argument("--model", metavar="MODEL", help="default: the bundled model")
     parser.add_argument("--threshold", type=probability_threshold, metavar="T",
                         help="name probability threshold (default: the model's)")
-    tagger_option(parser)
+    tagging_option(parser)
     step_options(parser)
 
 
@@ -143,8 +143,10 @@ def step_options(parser) -> None:
                              "PHONE; 'safe-harbor': every kind; e.g. default,DATE,ID)")
 
 
-def tagger_option(parser) -> None:
-    parser.add_argument("--tagger", choices=TAGGERS, default=TAGGERS[0],
+def tagging_option(parser) -> None:
+    # --tagger: its name before the chain's options had one name each (issue 32)
+    parser.add_argument("--tagging", "--tagger", dest="tagging", choices=TAGGERS,
+                        default=TAGGERS[0],
                         help="how the model's probabilities are computed: 'compiled' "
                              "(default: cached weight sums, many posts at once) or "
                              "'crfsuite' (crfsuite's arithmetic, slower; the same "

@@ -14,7 +14,7 @@ from .help import GOLD_STATS_HELP, PLOT_HELP, TABLE_HELP, describe
 from .steps import kind_list
 from .options import (REVIEW_MODES, chain_option, detecting_command, model_options,
                       person_options, post_formats, posts_options, quiet_option,
-                      run_options, stats_options, step_options, tagger_option,
+                      run_options, stats_options, step_options, tagging_option,
                       training_options)
 from .types import (DEFAULT_TARGET_RECALL, number, open_share, positive,
                     probability_threshold, target_recall)
@@ -208,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "circled, " + PLOT_HELP)
     sweep.add_argument("--stats", metavar="STATS", help=GOLD_STATS_HELP)
     chain_option(sweep, "scrub")
-    tagger_option(sweep)
+    tagging_option(sweep)
     step_options(sweep)
     quiet_option(sweep)
 

@@ -8,7 +8,7 @@ from ..output.review_page import DEFAULT_PAGE_POSTS
 from .exits import EXIT_LEAK, EXIT_OK
 from .io import load_model, locked_outputs, posts_output_format, posts_source
 from .messages import report, say
-from .steps import chosen_steps
+from .steps import chosen_options
 
 
 def run_scrub(args) -> int:
@@ -148,21 +148,19 @@ def _run_config(args, mode: str = "placeholder", hash_key=None, **options):
     checked here, before any work."""
     from ..files.termlists import load_terms
     from ..jobs.config import DetectionConfig, RunConfig
-    from ..model.tagger import NameTagger, default_model_path
+    from ..model.tagger import default_model_path
     from ..output.operators import OPERATORS
 
     model_path = args.model or default_model_path()
-    NameTagger.load(model_path)                     # a bad model fails before any work
+    load_model(model_path)                          # a bad model fails before any work
     lists = {}
     for name in ("allow", "deny"):
         path = getattr(args, name, None)
         lists[name] = tuple(load_terms(path)) if path else ()
     # Placeholder text is made in the workers only where the output needs it as it is.
     render = args.command == "scrub" and not OPERATORS[mode].needs_people
-    detection = DetectionConfig(model_path, threshold=args.threshold,
-                                render_placeholders=render, mode=mode,
-                                hash_key=hash_key, tagging=args.tagger,
-                                steps=chosen_steps(args), kinds=args.kinds, **lists)
+    detection = DetectionConfig(model_path, chosen_options(args, **lists),
+                                render_placeholders=render, mode=mode, hash_key=hash_key)
     return RunConfig(posts_source(args, args.dump), detection, args.output,
                      stats_path=args.stats,
                      stats_rebuild=args.stats_rebuild, quiet=args.quiet, mode=mode,

@@ -1,6 +1,6 @@
 """The detector chain's steps on the command line: the names ``--steps`` and ``--no-step``
-take, the kinds ``--kinds`` takes, and the ``steps`` command that lists them
-(:mod:`mmbdeid.detect.registry`)."""
+take, the kinds ``--kinds`` takes, the chain's options the arguments choose, and the
+``steps`` command that lists them (:mod:`mmbdeid.detect.registry`)."""
 import argparse
 from typing import Optional, Tuple
 
@@ -37,6 +37,16 @@ def chosen_steps(args) -> Optional[Tuple[str, ...]]:
     from ..detect.registry import step_names
     return step_names(args.steps, [name for names in args.no_step for name in names],
                       kinds=kinds)
+
+
+def chosen_options(args, **chosen):
+    """The chain's options (:class:`~mmbdeid.detect.options.ChainOptions`) the command
+    line's arguments choose (``--threshold``, ``--steps``, ``--no-step``, ``--tagging``,
+    ``--kinds``), with those ``chosen`` here (the terms of ``--allow`` and ``--deny``)."""
+    from ..detect.options import ChainOptions
+    given = dict(threshold=getattr(args, "threshold", None), steps=chosen_steps(args),
+                 tagging=args.tagging, kinds=args.kinds)
+    return ChainOptions(**dict(given, **chosen))
 
 
 def run_steps(args) -> int:

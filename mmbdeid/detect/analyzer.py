@@ -17,15 +17,16 @@ the model and the filters do; ``evaluate --chain scrub`` builds it with the rule
 """
 import re
 from bisect import bisect_right
+from dataclasses import replace
 from typing import Iterable, List, Optional, Sequence
 
-from ..kinds import DEFAULT_KINDS, NON_PERSON_LABELS, PATTERN_LABELS
+from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
 from .base import KEEP, RAISE, Completer, Detector
-from .consistency import (DEFAULT_LEVEL, ConsistencyDetector, NameEvidence, Types,
-                          matching_spans, removed_types)
-from .crf import EVERY_TOKEN
+from .consistency import (ConsistencyDetector, NameEvidence, Types, matching_spans,
+                          removed_types)
+from .options import ChainOptions, chain_options
 from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, keep_steps,
                        step_names)
 
@@ -40,28 +41,16 @@ class Analyzer:
         self.detectors = list(detectors)
 
     @classmethod
-    def from_steps(cls, names: Iterable[str], setup: Setup) -> "Analyzer":
-        """The chain of the steps ``names`` (:data:`~mmbdeid.detect.registry.STEPS`, run in
-        the registry's order), built from ``setup``."""
-        return cls(build_steps(names, setup))
-
-    @classmethod
-    def build(cls, tagger, stats=None, threshold: Optional[float] = None,
-              steps: Optional[Iterable[str]] = None, allow: Sequence[str] = (),
-              deny: Sequence[str] = (), tagging: str = "compiled",
-              consistency: float = DEFAULT_LEVEL, authors: bool = True,
-              kinds: Iterable[str] = DEFAULT_KINDS) -> "Analyzer":
-        """The chain of ``steps`` (None: every step) for ``tagger``. ``stats``: the corpus
+    def build(cls, tagger=None, stats=None, options: Optional[ChainOptions] = None,
+              **chosen) -> "Analyzer":
+        """The one chain builder: the chain of ``options``
+        (:class:`~mmbdeid.detect.options.ChainOptions`, or its fields given as keywords,
+        which also change those of ``options``) for ``tagger``. ``stats``: the corpus
         statistics of the dump being scrubbed (the model's features, and the board's
-        usernames); ``threshold`` None: the model's; ``allow``/``deny``: terms never /
-        always removed (deny wins); ``tagging``: ``compiled`` or ``crfsuite`` (see
-        :mod:`mmbdeid.detect.crf`); ``consistency``: the level at which a word removed in a
-        thread (and, with ``authors``, by an author on the board) is removed wherever it
-        stands there (:mod:`mmbdeid.detect.consistency`); ``kinds``: the kinds of
-        identifier removed (:mod:`mmbdeid.kinds`; a step finding only others is left out)."""
-        setup = Setup(tagger, stats, threshold, tagging, consistency, authors,
-                      tuple(allow), tuple(deny), kinds=tuple(kinds))
-        return cls.from_steps(STEP_NAMES if steps is None else steps, setup)
+        usernames). The named variants below change only the options."""
+        options = chain_options(options, **chosen)
+        setup = Setup(tagger, stats, options)
+        return cls(build_steps(STEP_NAMES if options.steps is None else options.steps, setup))
 
     @staticmethod
     def keep_steps(steps: Iterable[str] = STEP_NAMES) -> List[Detector]:
@@ -70,15 +59,11 @@ class Analyzer:
         return keep_steps(steps)
 
     @classmethod
-    def for_evaluation(cls, tagger, stats=None, steps: Optional[Iterable[str]] = None,
-                       tagging: str = "compiled", stages: Sequence[str] = (MODEL, FILTER),
-                       kinds: Iterable[str] = DEFAULT_KINDS) -> "Analyzer":
-        """The chain of ``steps`` (None: all) of ``stages`` with a span on every token (see
-        ``token_scores``): by default the model with its filters."""
-        kinds = tuple(kinds)
-        return cls.build(tagger, stats, threshold=EVERY_TOKEN,
-                         steps=step_names(steps, stages=stages, kinds=kinds), tagging=tagging,
-                         kinds=kinds)
+    def for_evaluation(cls, tagger, stats=None, options: Optional[ChainOptions] = None,
+                       stages: Sequence[str] = (MODEL, FILTER), **chosen) -> "Analyzer":
+        """:meth:`build` for evaluation: the steps of ``stages`` with a span on every token
+        (see ``token_scores``); by default the model with its filters."""
+        return cls.build(tagger, stats, evaluated(chain_options(options, **chosen), stages))
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:
@@ -145,14 +130,10 @@ class Analyzer:
         return [self.extend(d, spans, t) for d, spans, t in zip(documents, first, types)]
 
     @classmethod
-    def for_extension(cls, level: float = DEFAULT_LEVEL, authors: bool = True,
-                      steps: Iterable[str] = STEP_NAMES, allow: Sequence[str] = ()
-                      ) -> "Analyzer":
-        """The consistency step and the keep steps after it in the chain of ``steps``: all
-        :meth:`extend` needs (a dump's later pass: no model)."""
-        kept = [name for name in step_names(steps) if BY_NAME[name].effect == KEEP]
-        setup = Setup(consistency=level, authors=authors, allow=tuple(allow))
-        return cls(build_steps(["consistency", *kept], setup))
+    def for_extension(cls, options: Optional[ChainOptions] = None, **chosen) -> "Analyzer":
+        """:meth:`build` for a dump's later pass: the consistency step and the keep steps
+        after it in the chain of ``options``, all :meth:`extend` needs (no model)."""
+        return cls.build(None, None, extended(chain_options(options, **chosen)))
 
     def extend(self, document: Document, spans: List[Span], types: Types) -> List[Span]:
         """``spans`` (:meth:`analyze`'s, found without the words of ``types``) with the
@@ -227,6 +208,21 @@ class Analyzer:
         if others:                  # an address, date, ...: no name, no kept word either
             scores = _left_out_inside(document.offsets, others, scores)
         return _inner_punctuation_scored(document, scores)
+
+
+def evaluated(options: ChainOptions, stages: Sequence[str] = (MODEL, FILTER)
+              ) -> ChainOptions:
+    """``options`` as evaluation runs them: the steps of ``stages`` only, with a span on
+    every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`)."""
+    return replace(options, every_token=True, steps=step_names(
+        options.steps, stages=stages, kinds=options.kinds))
+
+
+def extended(options: ChainOptions) -> ChainOptions:
+    """``options`` as a dump's consistency pass runs them: the consistency step and the
+    keep steps of the chain (no model)."""
+    kept = [name for name in step_names(options.steps) if BY_NAME[name].effect == KEEP]
+    return options.with_steps(["consistency", *kept])
 
 
 def _scores_of_covered_tokens(offsets, spans: List[Span], score_at: dict) -> dict:

@@ -14,8 +14,7 @@ The chain runs the chosen steps in the order of :data:`STEPS` (a later step wins
 (``--chain scrub``). Adding a detector is one module and one :class:`Step` line here.
 """
 from dataclasses import dataclass, replace
-from typing import (Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence,
-                    Tuple, Type)
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Type
 
 from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
@@ -23,8 +22,8 @@ from .base import KEEP, Detector
 from .calendar import CalendarKeeper
 from .code_text import CodeTextKeeper, board_users
 from .completion import NameCompletion
-from .consistency import DEFAULT_LEVEL, ConsistencyDetector
-from .crf import CrfDetector
+from .consistency import ConsistencyDetector
+from .crf import EVERY_TOKEN, CrfDetector
 from .cued_names import CuedNameDetector
 from .demonyms import DemonymKeeper
 from .devices import DeviceKeeper
@@ -39,6 +38,7 @@ from .lists import AllowedTermKeeper, DeniedTermDetector
 from .masked import MaskedNameDetector
 from .medical import MedicalTermKeeper
 from .not_names import NotNameKeeper
+from .options import ChainOptions
 from .offices import OfficeKeeper, OfficeNameDetector
 from .org_names import OrgNameDetector
 from .organisations import OrganisationKeeper
@@ -57,24 +57,20 @@ STAGES = (MODEL, FILTER, RULE)
 
 @dataclass(frozen=True)
 class Setup:
-    """What the steps are built from. ``stats``: the corpus statistics of the dump being
-    scrubbed; ``threshold`` None: the model's; ``tagging``: the CRF backend
-    (:mod:`mmbdeid.detect.crf`); ``consistency``/``authors``: the level at which a word
-    removed in a thread (and, with ``authors``, by an author on the board) is removed
-    wherever it stands there; ``steps``: the names of the chain's steps (a rule step asks
-    the chain's KEEP steps itself); ``kinds``: the kinds of identifier removed (a step
-    that finds only other kinds is left out, see :func:`step_names`)."""
+    """What the steps are built from: the model (``tagger``), the corpus statistics of the
+    dump being scrubbed (``stats``) and the chain's ``options``
+    (:class:`~mmbdeid.detect.options.ChainOptions`, whose steps, once the chain is
+    resolved, are its step names); ``kept``: the chain's KEEP detectors once built (a rule
+    step asks the chain's KEEP steps itself)."""
     tagger: Any = None
     stats: Any = None
-    threshold: Optional[float] = None
-    tagging: str = "compiled"
-    consistency: float = DEFAULT_LEVEL
-    authors: bool = True
-    allow: Tuple[str, ...] = ()
-    deny: Tuple[str, ...] = ()
-    steps: FrozenSet[str] = frozenset()
+    options: ChainOptions = ChainOptions()
     kept: Optional[Tuple[Detector, ...]] = None     # the chain's KEEP detectors, once built
-    kinds: Tuple[str, ...] = DEFAULT_KINDS
+
+    @property
+    def threshold(self) -> Optional[float]:
+        """The model's threshold the options choose (None: the model's own)."""
+        return EVERY_TOKEN if self.options.every_token else self.options.threshold
 
     @property
     def removed_above(self) -> float:
@@ -82,7 +78,8 @@ class Setup:
         return self.tagger.threshold if self.threshold is None else self.threshold
 
     def keep_steps(self) -> List[Detector]:
-        return list(self.kept) if self.kept is not None else keep_steps(self.steps)
+        return list(self.kept) if self.kept is not None else keep_steps(
+            self.options.steps or ())
 
 
 class Step(NamedTuple):
@@ -126,10 +123,11 @@ def _keeper(name: str, detector: type, help: str) -> Step:
 STEPS: Tuple[Step, ...] = (
     *(_pattern(label) for label in PATTERN_LABELS),
     Step("crf", MODEL, CrfDetector,
-         lambda s: CrfDetector(s.tagger, s.stats, s.threshold, tagging=s.tagging),
+         lambda s: CrfDetector(s.tagger, s.stats, s.threshold,
+                             tagging=s.options.tagging),
          "the model: P(NAME) + P(USER) above the threshold"),
     Step("consistency", RULE, ConsistencyDetector,
-         lambda s: ConsistencyDetector(s.consistency, s.authors),
+         lambda s: ConsistencyDetector(s.options.consistency, s.options.authors),
          "a word removed with high probability in a thread or by an author, wherever it "
          "stands there"),
     _keeper("not-names", NotNameKeeper, "punctuation, 's, greetings, stop words"),
@@ -187,10 +185,10 @@ STEPS: Tuple[Step, ...] = (
          "employers, schools and hospitals (St. Agnes Hospital, I work at Acme)",
          produces=("ORG",)),
     Step("allow", FILTER, AllowedTermKeeper,
-         lambda s: AllowedTermKeeper(s.allow) if s.allow else None,
+         lambda s: AllowedTermKeeper(s.options.allow) if s.options.allow else None,
          "the user's allow list (--allow)"),
     Step("deny", RULE, DeniedTermDetector,
-         lambda s: DeniedTermDetector(s.deny) if s.deny else None,
+         lambda s: DeniedTermDetector(s.options.deny) if s.options.deny else None,
          "the user's deny list (--deny)"),
     # The opt-in kinds (issue 21), after the deny list: each wins over what it overlaps,
     # so a name inside an address is one ADDRESS span (detect/identifiers.py).
@@ -232,19 +230,20 @@ def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (
 
 def build_steps(names: Iterable[str], setup: Setup) -> List[Detector]:
     """The detectors of the steps ``names`` (in chain order) that find one of
-    ``setup.kinds``, built from ``setup``."""
+    ``setup.options.kinds``, built from ``setup``."""
     return [detector for _, detector in named_steps(names, setup) if detector is not None]
 
 
 def named_steps(names: Iterable[str], setup: Setup) -> List[Tuple[str, Optional[Detector]]]:
-    """(name, detector) of the steps ``names`` that find one of ``setup.kinds``, in chain
-    order, built from ``setup``; the detector None where the step has nothing to do."""
-    names = step_names(names, kinds=setup.kinds)
+    """(name, detector) of the steps ``names`` that find one of ``setup.options.kinds``,
+    in chain order, built from ``setup``; the detector None where the step has nothing to
+    do."""
+    names = step_names(names, kinds=setup.options.kinds)
     # The KEEP steps are built once and serve both the chain and the rule steps that ask
     # them (building one reads its word lists and gazetteer forms).
     kept = {name: BY_NAME[name].make(setup) for name in names
             if BY_NAME[name].effect == KEEP and name != "allow"}
-    setup = replace(setup, steps=frozenset(names), kept=tuple(kept.values()))
+    setup = replace(setup, options=setup.options.with_steps(names), kept=tuple(kept.values()))
     return [(name, kept[name] if name in kept else BY_NAME[name].make(setup))
             for name in names]
 

@@ -8,10 +8,10 @@ gather state over one input: they are made again for each, the CRF from the firs
 whose weight tables it shares (:meth:`~mmbdeid.detect.crf.CrfDetector.with_stats`).
 """
 from dataclasses import replace
-from typing import Iterable, Optional, Sequence
+from typing import Optional
 
-from ..kinds import DEFAULT_KINDS
 from .analyzer import Analyzer
+from .options import ChainOptions, chain_options
 from .registry import BY_NAME, STEP_NAMES, Setup, named_steps
 
 # The steps whose detectors depend on the input's statistics (crf, usernames, code-text's
@@ -23,21 +23,19 @@ PER_INPUT = frozenset({"crf", "usernames", "consistency", "code-text"})
 
 
 class ReusableChain:
-    """The chain of ``steps`` (None: every step of ``kinds``) for ``tagger``, as
-    :meth:`Analyzer.build <mmbdeid.detect.analyzer.Analyzer.build>` with the same options
-    builds it, for one input after another: :meth:`analyzer` gives each input's."""
+    """The chain of ``options`` (:class:`~mmbdeid.detect.options.ChainOptions`, or its
+    fields as keywords) for ``tagger``, as :meth:`Analyzer.build
+    <mmbdeid.detect.analyzer.Analyzer.build>` builds it, for one input after another:
+    :meth:`analyzer` gives each input's."""
 
-    def __init__(self, tagger, threshold: Optional[float] = None,
-                 steps: Optional[Iterable[str]] = None, allow: Sequence[str] = (),
-                 deny: Sequence[str] = (), tagging: str = "compiled",
-                 kinds: Iterable[str] = DEFAULT_KINDS):
-        self._setup = Setup(tagger, None, threshold, tagging, allow=tuple(allow),
-                            deny=tuple(deny), kinds=tuple(kinds))
+    def __init__(self, tagger, options: Optional[ChainOptions] = None, **chosen):
+        self._setup = Setup(tagger, None, chain_options(options, **chosen))
+        steps = self._setup.options.steps
         self._steps = named_steps(STEP_NAMES if steps is None else steps, self._setup)
 
     def analyzer(self, stats) -> Analyzer:
         """The chain for an input whose corpus statistics are ``stats``: what
-        ``Analyzer.build(tagger, stats, ...)`` builds, the same detectors but for the
+        ``Analyzer.build(tagger, stats, options)`` builds, the same detectors but for the
         shared ones."""
         setup = replace(self._setup, stats=stats)
         detectors = []

@@ -11,22 +11,22 @@ address, a date) are left out of the name metrics: they are removed whatever the
 says, and they are neither found names nor kept words; so are the tokens of a gold span of
 such a kind.
 """
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import CHAINS
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
-from ..kinds import DEFAULT_KINDS, NON_PERSON_LABELS, PERSON_LABELS
+from ..detect.options import ChainOptions
+from ..kinds import NON_PERSON_LABELS, PERSON_LABELS
 from ..model.reference import corpus_stats
 from .metrics import post_name_minimum
 
 
 def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
-                steps: Optional[Iterable[str]] = None, posts: bool = False,
+                options: Optional[ChainOptions] = None, posts: bool = False,
                 progress: Optional[Callable[[str, int, int], None]] = None,
-                tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS,
                 chain: str = "model") -> Tuple[np.ndarray, ...]:
     """(gold is-name booleans, final name probabilities) over all scored tokens of
     ``chain`` (:func:`document_scores`).
@@ -37,28 +37,26 @@ def gold_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     :func:`~mmbdeid.evaluation.metrics.post_leaks`). ``progress("posts", done, total)``
     hears of each document scored.
     """
-    return pooled_scores(labelled, document_scores(tagger, labelled, stats, steps,
-                                                   progress, tagging, chain=chain,
-                                                   kinds=kinds), posts)
+    return pooled_scores(labelled, document_scores(tagger, labelled, stats, options,
+                                                   progress, chain=chain), posts)
 
 
 def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
-                    steps: Optional[Iterable[str]] = None,
+                    options: Optional[ChainOptions] = None,
                     progress: Optional[Callable[[str, int, int], None]] = None,
-                    tagging: str = "compiled", chain: str = "model",
-                    kinds: Iterable[str] = DEFAULT_KINDS) -> List[List[Optional[float]]]:
+                    chain: str = "model") -> List[List[Optional[float]]]:
     """Each document's final name probability per token, the scores :func:`gold_scores`
     pools (None: a token removed by an e-mail/URL/phone pattern, not scored); kept per
     document and token for listing the errors (:mod:`mmbdeid.evaluation.error_list`).
 
     ``chain``: ``model`` measures the model with its threshold and filters; ``scrub`` the
-    whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0); ``steps``: the
-    steps measured of those (None: all; :mod:`mmbdeid.detect.registry`); ``kinds``: the
-    kinds of identifier removed (their steps run)."""
+    whole chain of ``scrub`` (the rule steps too, their spans scoring 1.0); ``options``: the
+    chain's (:class:`~mmbdeid.detect.options.ChainOptions`; None: the defaults), whose steps
+    of those are measured and whose kinds' steps run (its threshold is left aside: every
+    token is scored)."""
     if chain not in CHAINS:
         raise ValueError("chain must be one of %s" % ", ".join(CHAINS))
-    analyzer = Analyzer.for_evaluation(tagger, stats, steps, tagging=tagging,
-                                       stages=CHAINS[chain], kinds=kinds)
+    analyzer = Analyzer.for_evaluation(tagger, stats, options, stages=CHAINS[chain])
     analyzer.prepare([document for document, _ in labelled])
     scores = []
     for done, (document, _) in enumerate(labelled, 1):
@@ -90,12 +88,11 @@ def pooled_scores(labelled: Sequence[LabelledDocument],
 
 
 def score_gold_file(tagger, path: str, stats_path: Optional[str] = None,
-                    steps: Optional[Iterable[str]] = None, posts: bool = False,
+                    options: Optional[ChainOptions] = None, posts: bool = False,
                     progress: Optional[Callable[[str, int, int], None]] = None,
-                    tagging: str = "compiled", kinds: Iterable[str] = DEFAULT_KINDS,
                     chain: str = "model") -> Tuple[np.ndarray, ...]:
     """:func:`gold_scores` of a gold file (with ``posts``, the per-post minima too)."""
     labelled = load_labelled(path)
     stats = corpus_stats([d.document for d in labelled], stats_path)
-    return gold_scores(tagger, labelled, stats, steps, posts=posts, progress=progress,
-                       tagging=tagging, kinds=kinds, chain=chain)
+    return gold_scores(tagger, labelled, stats, options, posts=posts, progress=progress,
+                       chain=chain)

@@ -40,7 +40,9 @@ def count_chunk(posts: Sequence[dict]) -> PartialCounts:
 
 
 class Detected(NamedTuple):
-    """Pass 2's result for one post."""
+    """What detection finds in one post, the one result type from the workers (pass 2, the
+    consistency pass) to the writers: the main process adds the post's ``fields`` (the
+    workers do not send them back)."""
     spans: List[Span]           # the analyzer's spans, one per detected token or phrase
     tokens: int
     text: Optional[str]         # the placeholder text, when the workers render it
@@ -58,6 +60,7 @@ class Detected(NamedTuple):
     # with ``DetectionConfig.mentions`` (the person modes, link): the post's person
     # mentions as the linker reads them (:func:`mmbdeid.people.mentions.mentions_of`)
     mentions: Optional[list] = None
+    fields: Optional[dict] = None       # the post's, added in the main process
 
 
 def rewrite(operator, fields: dict, spans: List[Span]) -> Tuple[str, list, Optional[dict]]:
@@ -79,17 +82,12 @@ class ChunkWorker:
         from ..detect.analyzer import Analyzer
         from ..model.reference import with_reference
         from ..model.stats import CorpusStats
-        from ..model.tagger import NameTagger
+        from ..model.loaded import loaded_model
         from ..output.operators import post_operator
         # the run's own file (a private copy of --stats, or the store it built)
         stats = CorpusStats.load(stats_path, immutable=True)
-        self.analyzer = Analyzer.build(NameTagger.load(detection.model_path),
-                                       with_reference(stats),
-                                       threshold=detection.threshold,
-                                       allow=detection.allow, deny=detection.deny,
-                                       tagging=detection.tagging, steps=detection.steps,
-                                       consistency=detection.consistency,
-                                       authors=detection.authors, kinds=detection.kinds)
+        self.analyzer = Analyzer.build(loaded_model(detection.model_path),
+                                       with_reference(stats), detection.chain)
         self.operator = (post_operator(detection.mode, detection.hash_key)
                          if detection.render_placeholders else None)
         self.mentions_of = None

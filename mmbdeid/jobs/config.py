@@ -1,11 +1,10 @@
 """The typed configuration of a run, built once from the command line and passed to the
 jobs (:mod:`mmbdeid.jobs.passes`) and, for detection, to every worker."""
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
-from ..kinds import DEFAULT_KINDS
+from ..detect.options import ChainOptions
 from ..output.hash_key import HashKey
-from ..spans import CONSISTENCY_LEVEL
 
 
 # The longest post text a run accepts by default. Measured on this project's 2-core, 24 GiB
@@ -20,40 +19,27 @@ class DetectionConfig:
     """What a worker needs to find the identifiers of a post. Plain values (paths, not
     open files), so it travels to worker processes and Dask workers.
 
-    ``threshold`` None: the model's own. ``allow``/``deny``: the user's terms.
+    ``chain``: the chain's options, whole (:class:`~mmbdeid.detect.options.ChainOptions`:
+    threshold, steps, allow and deny terms, tagging, consistency, kinds); with ``consistency``
+    among its steps, the words a thread (and, with ``authors``, an author on the board)
+    removed are removed throughout it in a pass after detection
+    (:mod:`mmbdeid.jobs.consistency`).
     ``render_placeholders``: the workers also write the output text, with the per-post
     operator ``mode`` (placeholder, mask, hash: :mod:`mmbdeid.output.operators`); the
     person modes rewrite posts only after linking, in pass 3
     (:mod:`mmbdeid.jobs.person_pass`). ``hash_key``: the key of ``--mode hash``, which
     reaches the workers with this configuration, in memory (its repr is hidden, so
     printing the configuration never shows it).
-    ``tagging``: how the CRF's marginals are computed (:mod:`mmbdeid.detect.crf`).
-    ``steps``: the names of the chain's steps (:mod:`mmbdeid.detect.registry`; None: all).
-    ``consistency``: the probability from which a word removed in a thread (and, with
-    ``authors``, by an author on the board) is removed throughout it, in a pass after
-    detection (:mod:`mmbdeid.jobs.consistency`), when the steps have ``consistency``.
     ``leftovers``: the workers also find what a reviewer should see that the chain left
-    (``review --html``: :mod:`mmbdeid.detect.leftovers`); ``kinds``: the kinds of
-    identifier removed (:mod:`mmbdeid.kinds`); ``mentions``: the workers also find each
-    post's person mentions for the linker (the person modes and ``link``)."""
+    (``review --html``: :mod:`mmbdeid.detect.leftovers`); ``mentions``: the workers also
+    find each post's person mentions for the linker (the person modes and ``link``)."""
     model_path: str
-    threshold: Optional[float] = None
-    allow: Tuple[str, ...] = ()
-    deny: Tuple[str, ...] = ()
+    chain: ChainOptions = ChainOptions()
     render_placeholders: bool = True
     mode: str = "placeholder"
     hash_key: Optional[HashKey] = None
-    tagging: str = "compiled"               # crf.TAGGERS: compiled or crfsuite
-    steps: Optional[Tuple[str, ...]] = None
-    consistency: float = CONSISTENCY_LEVEL
-    authors: bool = True
     leftovers: bool = False
-    kinds: Tuple[str, ...] = DEFAULT_KINDS
     mentions: bool = False
-
-    def runs(self, step: str) -> bool:
-        """Whether the chain has the step named ``step``."""
-        return self.steps is None or step in self.steps
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ class Evidence:
     them (:meth:`observe`), then each post's words again (:meth:`words_for`)."""
 
     def __init__(self, detection: DetectionConfig):
-        self.level = detection.consistency
-        self.names = NameEvidence(detection.authors)
+        self.level = detection.chain.consistency
+        self.names = NameEvidence(detection.chain.authors)
         self.posts = 0
 
     def keys(self, fields: dict, index: int) -> List[tuple]:
@@ -172,11 +172,8 @@ class ChunkExtender:
 
     def __init__(self, run: str, detection: DetectionConfig):
         from ..detect.analyzer import Analyzer
-        from ..detect.registry import step_names
         from ..output.operators import post_operator
-        self.analyzer = Analyzer.for_extension(detection.consistency, detection.authors,
-                                               steps=step_names(detection.steps),
-                                               allow=detection.allow)
+        self.analyzer = Analyzer.for_extension(detection.chain)
         self.operator = (post_operator(detection.mode, detection.hash_key)
                          if detection.render_placeholders else None)
 

@@ -15,7 +15,7 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterator, List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from ..files.atomic import atomic_output, atomic_path, optional_output, output_if_written
 from ..files.diskerrors import temporary_directory_name
@@ -29,7 +29,7 @@ from ..model.stats import CorpusStats
 from ..model.stats_copy import reused_store
 from ..output.operators import OPERATORS, Replaced, post_operator
 from ..spans import Span
-from .chunks import chunked, mention_counts
+from .chunks import Detected, chunked, mention_counts
 from .collection import fewer_collections
 from .config import RunConfig
 from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
@@ -118,26 +118,12 @@ def _ignore(bad) -> None:
     """Pass 2 re-reads the dump: bad records were logged by pass 1 already."""
 
 
-class PostResult(NamedTuple):
-    """A post after pass 2: its fields, spans (one per detected token or phrase), token
-    count and, in placeholder mode, text and what each placeholder replaced (mentions)."""
-    fields: dict
-    spans: List[Span]
-    tokens: int
-    text: Optional[str]
-    replaced: Optional[List[Replaced]] = None
-    near: Optional[List[Span]] = None       # review --html: detect/leftovers.py
-    unknown: Optional[List[Span]] = None
-    rewritten: Optional[dict] = None        # other fields the operator rewrote (author)
-    mentions: Optional[list] = None         # DetectionConfig.mentions: for the linker
-
-
 @contextlib.contextmanager
 def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
-              work: str = "finding names") -> Iterator[Tuple[Iterator[PostResult],
+              work: str = "finding names") -> Iterator[Tuple[Iterator[Detected],
                                                             InputWatch]]:
     """Pass 1 (statistics, or only record checks when ``stats_path`` exists), then an
-    iterator over every post's :class:`PostResult`, in input order, and the watch over
+    iterator over every post's :class:`Detected`, in input order, and the watch over
     the dump for a later pass."""
     scan = DumpScan(kinds=ColumnKinds(config.dump) if config.output_format == PARQUET
                     else None)
@@ -163,7 +149,7 @@ def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
         factory, args = engine.detector(config.detection, stats_path)
         watch = scan.input_watch
 
-        def posts_with_spans() -> Iterator[PostResult]:
+        def posts_with_spans() -> Iterator[Detected]:
             reader = "pass 2/%d" % passes
             progress = Progress("%s %s" % (reader, work), total=total, quiet=config.quiet)
             posts = (record.fields for record in watch.records(_reread(config), reader))
@@ -171,9 +157,7 @@ def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
                 for fields, result in zip(chunk, results):
                     summary.tokens += result.tokens
                     summary.found.update(result.found)
-                    yield PostResult(fields, result.spans, result.tokens, result.text,
-                                     result.replaced, result.near, result.unknown,
-                                     result.rewritten, result.mentions)
+                    yield result._replace(fields=fields)
                 progress.update(len(chunk))
             progress.close()
             watch.check_file(reader)        # appended to after it was read?
@@ -235,7 +219,7 @@ def scrub_setup(config: RunConfig) -> Tuple[RunConfig, int, str]:
     mode; the placeholders are written after the consistency pass), its number of passes
     and what pass 2 is called."""
     by_people = OPERATORS[config.mode].needs_people
-    consistency = config.detection.runs("consistency")
+    consistency = config.detection.chain.runs("consistency")
     if by_people:
         config = replace(config, detection=replace(config.detection, mentions=True))
     if consistency and not by_people:
@@ -247,7 +231,7 @@ def scrub_setup(config: RunConfig) -> Tuple[RunConfig, int, str]:
 
 
 def scrubbed_posts(config: RunConfig, engine, summary: Summary,
-                   detected: Iterator[PostResult], watch: InputWatch
+                   detected: Iterator[Detected], watch: InputWatch
                    ) -> Iterator[Tuple[dict, dict, List[Replaced]]]:
     """What scrub writes, from pass 2's posts (``detected``, of a ``scrub_setup`` config):
     ``(fields, output record, what it replaced)`` per post, in input order, after the
@@ -257,7 +241,7 @@ def scrubbed_posts(config: RunConfig, engine, summary: Summary,
         yield from people_rewritten(config, engine, detected, watch, summary,
                                     lambda: _reread(config))
         return
-    if config.detection.runs("consistency"):
+    if config.detection.chain.runs("consistency"):
         detected = _consistent(config, engine, detected, watch)
     operator = post_operator(config.mode, config.detection.hash_key)
     for post in detected:
@@ -271,8 +255,8 @@ def scrubbed_posts(config: RunConfig, engine, summary: Summary,
         yield post.fields, record, replaced
 
 
-def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
-                watch: InputWatch) -> Iterator[PostResult]:
+def _consistent(config: RunConfig, engine, detected: Iterator[Detected],
+                watch: InputWatch) -> Iterator[Detected]:
     """Pass 3 of placeholder mode: ``detected`` with each post's spans completed by the
     words its thread and author removed (:mod:`mmbdeid.jobs.consistency`), and its
     placeholder text."""
@@ -282,8 +266,7 @@ def _consistent(config: RunConfig, engine, detected: Iterator[PostResult],
             detected, _reread(config), detection, engine,
             lambda total: Progress("pass 3/3 scrubbing", total=total, quiet=config.quiet),
             watch):
-        yield PostResult(fields, result.spans, result.tokens, result.text, result.replaced,
-                         result.near, result.unknown, result.rewritten)
+        yield result._replace(fields=fields)
     watch.check_file("pass 3/3")    # appended to after it was read?
 
 

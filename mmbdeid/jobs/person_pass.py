@@ -53,11 +53,11 @@ class ChunkMentions:
         if hashlib.sha256(payload).hexdigest() != digest:
             raise ValueError("the person map arrived damaged")
         people, members, scope = pickle.loads(payload)
-        self.finder = MentionFinder(member_name_forms(people), detection.allow,
-                                    detection.steps, hand_added=hand_added_forms(people))
+        self.finder = MentionFinder(member_name_forms(people), detection.chain.allow,
+                                    detection.chain.steps, hand_added=hand_added_forms(people))
         self.resolver = Resolver(people, members, scope)
         self.analyzer = (ChunkExtender(run, replace(detection, render_placeholders=False))
-                         .analyzer if detection.runs("consistency") else None)
+                         .analyzer if detection.chain.runs("consistency") else None)
 
     def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[dict], List[str]]]
                  ) -> list:
@@ -100,7 +100,7 @@ def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summa
     # surrogates: what the text says of each person (Mr., my sister, he) is read in pass 2
     surrogates = issubclass(OPERATORS[config.mode], SurrogateOperator)
     genders = GenderEvidence() if surrogates else None
-    evidence = Evidence(config.detection) if config.detection.runs("consistency") else None
+    evidence = Evidence(config.detection) if config.detection.chain.runs("consistency") else None
     with FoundSpans() as found:
         for post in detected:
             linker.observe(post.fields, post.spans, post.mentions)
@@ -118,8 +118,8 @@ def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summa
         if surrogates:
             seed.update(evidence=genders, mark=config.mark_surrogates)
         operator = OPERATORS[config.mode](people, linker.scopes, config.scope,
-                                          allow=config.detection.allow,
-                                          steps=config.detection.steps, warn=summary.warn,
+                                          allow=config.detection.chain.allow,
+                                          steps=config.detection.chain.steps, warn=summary.warn,
                                           **seed)
 
         def work() -> Iterator[Tuple[dict, List[Span], Optional[dict], List[str]]]:

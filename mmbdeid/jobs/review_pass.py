@@ -19,7 +19,8 @@ from ..output.review_rows import REVIEW_COLUMNS, PageGatherer, ReviewedString
 from ..spans import CRF, Span, join
 from .collection import fewer_collections
 from .config import RunConfig
-from .passes import PostResult, Summary, detected_posts, scrub_setup, scrubbed_posts
+from .chunks import Detected
+from .passes import Summary, detected_posts, scrub_setup, scrubbed_posts
 
 
 class ReviewPage(NamedTuple):
@@ -45,7 +46,7 @@ def reviewed_posts(config: RunConfig, engine, summary: Summary, leftovers: bool
         config.detection, leftovers=leftovers)))
     found: Dict[int, Tuple[list, list]] = {}    # pass 2's leftovers, by post, till pass 3
 
-    def noting(detected: Iterator[PostResult]) -> Iterator[PostResult]:
+    def noting(detected: Iterator[Detected]) -> Iterator[Detected]:
         for index, post in enumerate(detected):
             if post.near or post.unknown:
                 found[index] = (post.near or [], post.unknown or [])

@@ -1,4 +1,4 @@
-"""The batched tagger (crf/batched.py, ``--tagger compiled``) gives crfsuite's marginals:
+"""The batched tagger (crf/batched.py, ``--tagging compiled``) gives crfsuite's marginals:
 to within 1e-6 on every token of the sample, the demo dump and a synthetic dump, for one-
 and two-stage models, whatever the batching, cache size or post length."""
 import itertools
@@ -194,7 +194,7 @@ def test_the_command_line_taggers_write_the_same_output(tmp_path):
         out = tmp_path / (name + ".jsonl")
         spans = tmp_path / (name + ".spans.jsonl")
         assert main(["scrub", dump, "-o", str(out), "--spans", str(spans), "--quiet",
-                     "--tagger", name]) == 0
+                     "--tagging", name]) == 0
         outputs[name] = (out.read_text(), spans.read_text())
     assert outputs["compiled"] == outputs["crfsuite"]
 

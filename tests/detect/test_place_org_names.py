@@ -8,7 +8,7 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.org_names import OrgNameDetector
 from mmbdeid.detect.place_names import PlaceNameDetector
-from mmbdeid.detect.registry import BY_NAME, Setup, step_names
+from mmbdeid.detect.registry import BY_NAME, step_names
 from mmbdeid.kinds import DEFAULT_KINDS
 from mmbdeid.model.reference import with_reference
 from mmbdeid.model.stats import CorpusStats
@@ -155,8 +155,8 @@ def test_the_steps_run_for_their_kinds_and_say_what_they_produce():
     assert (BY_NAME["place-names"].produces, BY_NAME["org-names"].produces) == (
         ("PLACE",), ("ORG",))
     assert BY_NAME["crf"].produces == ()
-    built = Analyzer.from_steps(["place-names", "org-names"],
-                                Setup(tagger=WordTagger(), kinds=WITH_BOTH))
+    built = Analyzer.build(WordTagger(), steps=["place-names", "org-names"],
+                           kinds=WITH_BOTH)
     assert [d.source for d in built.detectors] == ["place-name", "org-name"]
 
 

@@ -5,6 +5,7 @@ import pytest
 import mmbdeid
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import Detector
+from mmbdeid.detect.options import ChainOptions
 from mmbdeid.detect.registry import (BY_NAME, FILTER, MODEL, RULE, STAGES, STEP_NAMES, STEPS,
                                      Setup, build_steps, keep_steps, step_names)
 
@@ -43,12 +44,12 @@ def test_unknown_names_are_refused_naming_the_known_ones(call, message):
 def test_a_step_without_its_input_is_left_out():
     setup = Setup(tagger=WordTagger())
     assert build_steps(["usernames", "allow", "deny"], setup) == []        # no stats, no terms
-    assert [d.source for d in build_steps(["allow", "deny"], Setup(allow=("a",), deny=("b",)))
+    assert [d.source for d in build_steps(["allow", "deny"], Setup(options=ChainOptions(allow=("a",), deny=("b",))))
             ] == ["allow", "deny"]
 
 
 def test_each_step_builds_a_detector_of_its_effect():
-    setup = Setup(tagger=WordTagger(), allow=("a",), deny=("b",))
+    setup = Setup(tagger=WordTagger(), options=ChainOptions(allow=("a",), deny=("b",)))
     for step in STEPS:
         detector = step.make(setup)
         if step.name == "usernames":
@@ -96,7 +97,7 @@ def test_evaluation_measures_the_stages_of_its_chain():
 
 
 def test_a_step_declares_the_source_and_effect_of_its_detector():
-    setup = Setup(tagger=WordTagger(), allow=("a",), deny=("b",))
+    setup = Setup(tagger=WordTagger(), options=ChainOptions(allow=("a",), deny=("b",)))
     for step in STEPS:
         detector = step.make(setup)
         if detector is not None:

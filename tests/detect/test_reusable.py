@@ -4,6 +4,7 @@ whichever inputs came before. The posts are the bundled demo dump (fictional).""
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.options import ChainOptions
 from mmbdeid.detect.registry import BY_NAME, STEP_NAMES, Setup, named_steps
 from mmbdeid.detect.reusable import PER_INPUT, ReusableChain
 from mmbdeid.kinds import LABELS
@@ -60,7 +61,7 @@ class _Untouchable:
 
 def test_no_step_outside_per_input_reads_the_statistics(default_tagger, inputs):
     names = [name for name in STEP_NAMES if name not in PER_INPUT]
-    every_kind = Setup(default_tagger, _Untouchable(), kinds=LABELS)
+    every_kind = Setup(default_tagger, _Untouchable(), ChainOptions(kinds=LABELS))
     detectors = [d for _, d in named_steps(names, every_kind) if d is not None]
     assert len(detectors) >= len(names) - 2         # (allow and deny need terms)
     documents = inputs[1]

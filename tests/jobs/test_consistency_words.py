@@ -9,6 +9,7 @@ import pytest
 
 from mmbdeid.detect.consistency import merge_type
 from mmbdeid.jobs import consistency
+from mmbdeid.detect.options import ChainOptions
 from mmbdeid.jobs.config import DetectionConfig
 from mmbdeid.jobs.consistency import Evidence
 from mmbdeid.spans import CRF, Span
@@ -60,7 +61,7 @@ def name_spans(text, rng):
 @pytest.mark.parametrize("seed", range(8))
 def test_the_words_sent_are_those_of_going_through_every_word(seed):
     rng = random.Random(seed)
-    evidence = Evidence(DetectionConfig("model", consistency=0.6))
+    evidence = Evidence(DetectionConfig("model", ChainOptions(consistency=0.6)))
     posts = []
     for index in range(300):
         words = rng.choices(NAMES + FILLER, k=rng.randint(1, 12))
