@@ -26,8 +26,7 @@ from .base import KEEP, RAISE, Completer, Detector
 from .consistency import (DEFAULT_LEVEL, ConsistencyDetector, NameEvidence, Types,
                           matching_spans, removed_types)
 from .crf import EVERY_TOKEN
-from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, keep_steps,
-                       step_names)
+from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, step_names)
 
 
 _PUNCTUATION = re.compile(r"[^\w\s]+")
@@ -62,12 +61,6 @@ class Analyzer:
         setup = Setup(tagger, stats, threshold, tagging, consistency, authors,
                       tuple(allow), tuple(deny), kinds=tuple(kinds))
         return cls.from_steps(STEP_NAMES if steps is None else steps, setup)
-
-    @staticmethod
-    def keep_steps(steps: Iterable[str] = STEP_NAMES) -> List[Detector]:
-        """The KEEP steps of the chain of ``steps`` but the user's allow list: what no name
-        found outside the chain (the person modes' member-name search) may remove either."""
-        return keep_steps(steps)
 
     @classmethod
     def for_evaluation(cls, tagger, stats=None, steps: Optional[Iterable[str]] = None,

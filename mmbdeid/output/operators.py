@@ -318,7 +318,6 @@ OPERATORS: Dict[str, Type[Operator]] = {
     operator.name: operator
     for operator in (PlaceholderOperator, MaskOperator, HashOperator, PseudonymOperator,
                      SurrogateOperator)}
-MODES = tuple(OPERATORS)        # the shipped modes (OPERATORS: with those registered)
 _MODE_NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
 
