@@ -239,3 +239,13 @@ def merge_mentions(text: str, spans: Iterable[Span]) -> List[Span]:
     scores, stay one per token."""
     return [join(group) for group in mention_groups(text, spans)]
 
+
+def stitch(text: str, replacements: Iterable[Tuple[Span, str]]) -> str:
+    """``text`` with each (span, replacement) applied; spans sorted and not overlapping."""
+    out, position = [], 0
+    for span, replacement in replacements:
+        out.append(text[position:span.start])
+        out.append(replacement)
+        position = span.end
+    out.append(text[position:])
+    return "".join(out)

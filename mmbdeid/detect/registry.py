@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import (Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence,
                     Tuple, Type)
 
+from ..errors import MmbdeidValueError
 from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
@@ -216,11 +217,11 @@ def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (
     chosen = set(STEP_NAMES if steps is None else steps)
     excluded = set(without)
     for name in sorted((chosen | excluded) - set(STEP_NAMES)):
-        raise ValueError("unknown step %r (steps: %s)" % (name, ", ".join(STEP_NAMES)))
+        raise MmbdeidValueError("unknown step %r (steps: %s)" % (name, ", ".join(STEP_NAMES)))
     unknown_stages = set(stages) - set(STAGES)
     if unknown_stages:
-        raise ValueError("unknown stage %r (stages: %s)"
-                         % (sorted(unknown_stages)[0], ", ".join(STAGES)))
+        raise MmbdeidValueError("unknown stage %r (stages: %s)"
+                                % (sorted(unknown_stages)[0], ", ".join(STAGES)))
     kinds = frozenset(kinds)
     return tuple(step.name for step in STEPS
                  if step.name in chosen and step.name not in excluded and step.stage in stages

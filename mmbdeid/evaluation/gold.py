@@ -15,6 +15,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from . import CHAINS
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
@@ -56,7 +57,7 @@ def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     steps measured of those (None: all; :mod:`mmbdeid.detect.registry`); ``kinds``: the
     kinds of identifier removed (their steps run)."""
     if chain not in CHAINS:
-        raise ValueError("chain must be one of %s" % ", ".join(CHAINS))
+        raise MmbdeidValueError("chain must be one of %s" % ", ".join(CHAINS))
     analyzer = Analyzer.for_evaluation(tagger, stats, steps, tagging=tagging,
                                        stages=CHAINS[chain], kinds=kinds)
     analyzer.prepare([document for document, _ in labelled])

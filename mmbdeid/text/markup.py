@@ -52,8 +52,8 @@ def without_markup(text: str, span: Span) -> str:
 
 
 def stitch_keeping_markup(text: str, replacements: Iterable[Tuple[Span, str]]) -> str:
-    """``text`` with each (span, replacement) applied, spans sorted and not overlapping,
-    each span's markup kept (see the module)."""
+    """``text`` with each (span, replacement) applied, spans sorted and not overlapping
+    (as :func:`mmbdeid.spans.stitch`), each span's markup kept (see the module)."""
     out, position = [], 0
     for span, replacement in replacements:
         out.append(text[position:span.start])
