@@ -75,18 +75,14 @@ class Analyzer:
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:
-            prefetch = getattr(detector, "prefetch", None)
-            if prefetch is not None:
-                prefetch(documents)
+            detector.prefetch(documents)
 
     def prepare(self, documents: Sequence[Document]) -> None:
         """Take ``documents`` as one corpus (evaluation): a two-stage model pools its
         first stage's scores across their threads, authors and boards, and the
         consistency step learns the words each thread and author removed."""
         for detector in self.detectors:
-            prepare = getattr(detector, "prepare", None)
-            if prepare is not None:
-                prepare(documents)
+            detector.prepare(documents)
         self.gather(documents)
 
     @property
