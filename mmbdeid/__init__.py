@@ -8,7 +8,9 @@ __version__ = "0.1.0"
 # The API's names are imported on first use (PEP 562), so the command line, which imports
 # this package for its version, does not load the model's modules before it needs them.
 _API = {"Scrubber": "api", "analyze": "api", "scrub": "api", "scrub_dataframe": "api",
-        "scrub_records": "api", "NameTagger": "model.tagger", "Span": "spans"}
+        "scrub_records": "api", "NameTagger": "model.tagger", "Span": "spans",
+        "MmbdeidError": "errors", "InputError": "errors", "Detector": "detect.base",
+        "register_detector": "detect.registry"}
 
 __all__ = sorted(_API) + ["__version__"]
 

@@ -24,6 +24,7 @@ from .detect.analyzer import Analyzer
 from .detect.options import ChainOptions
 from .detect.registry import step_names
 from .detect.reusable import ReusableChain
+from .errors import MmbdeidTypeError, MmbdeidValueError
 from .kinds import DEFAULT_KINDS, parse_kinds
 from .model.reference import with_reference
 from .model.stats import CorpusStats
@@ -74,8 +75,8 @@ class Scrubber:
         if isinstance(model, NameTagger):
             model.check_params()
         elif model is not None and not isinstance(model, (str, os.PathLike)):
-            raise TypeError("model must be a model file path or a NameTagger, not %s"
-                            % checks.kind_of(model))
+            raise MmbdeidTypeError("model must be a model file path or a NameTagger, not %s"
+                                   % checks.kind_of(model))
         self.model = model
         self.stats = checks.optional_path(stats, "stats")
         kinds = _kinds(kinds)
@@ -182,12 +183,13 @@ class Scrubber:
         (None: no check). A text that is not a string (None or NaN included: the command
         line refuses a null text too) raises ``ValueError`` naming its row."""
         if not hasattr(frame, "columns") or not hasattr(frame, "itertuples"):
-            raise TypeError("frame must be a pandas DataFrame, not %s" % checks.kind_of(frame))
+            raise MmbdeidTypeError("frame must be a pandas DataFrame, not %s"
+                                   % checks.kind_of(frame))
         if text not in frame.columns:
-            raise ValueError("no column %r in the DataFrame (columns: %s)"
-                             % (text, ", ".join(map(str, frame.columns))))
+            raise MmbdeidValueError("no column %r in the DataFrame (columns: %s)"
+                                    % (text, ", ".join(map(str, frame.columns))))
         if id is not None and id in frame.columns and frame[id].duplicated().any():
-            raise ValueError("column %r has duplicate ids" % id)
+            raise MmbdeidValueError("column %r has duplicate ids" % id)
         columns = [text] + [c for c in CONTEXT_FIELDS if c in frame.columns and c != text]
         posts = []
         for row_number, (label, row) in enumerate(zip(frame.index, frame[columns].itertuples(
@@ -195,8 +197,8 @@ class Scrubber:
             values = dict(zip(columns, row))
             problem = _text_problem(values[text])
             if problem:
-                raise ValueError("row %d (index %s): column %r %s"
-                                 % (row_number, checks.shown(label), text, problem))
+                raise MmbdeidValueError("row %d (index %s): column %r %s"
+                                        % (row_number, checks.shown(label), text, problem))
             posts.append(dict({k: _as_field(values[k]) for k in CONTEXT_FIELDS
                                if k in values and k != text}, text=values[text]))
         scrubbed = frame.copy()
@@ -252,13 +254,13 @@ def _many(items: Any, name: str) -> list:
     """An iterable of posts or records as a list; one dict or string is refused (it would
     be taken as its keys or characters)."""
     if isinstance(items, (dict, str, bytes)):
-        raise TypeError("%s must be an iterable of dicts, not %s (for one: [%s])"
-                        % (name, checks.kind_of(items), name[:-1]))
+        raise MmbdeidTypeError("%s must be an iterable of dicts, not %s (for one: [%s])"
+                               % (name, checks.kind_of(items), name[:-1]))
     try:
         return list(items)
     except TypeError:
-        raise TypeError("%s must be an iterable of dicts, not %s"
-                        % (name, checks.kind_of(items))) from None
+        raise MmbdeidTypeError("%s must be an iterable of dicts, not %s"
+                               % (name, checks.kind_of(items))) from None
 
 
 def _posts(posts: Any, text_field: str = "text", what: str = "post") -> List[dict]:
@@ -268,13 +270,13 @@ def _posts(posts: Any, text_field: str = "text", what: str = "post") -> List[dic
     checked = []
     for number, post in enumerate(_many(posts, what + "s"), 1):
         if not isinstance(post, dict):
-            raise ValueError("%s %d must be a dict, not %s"
-                             % (what, number, checks.kind_of(post)))
+            raise MmbdeidValueError("%s %d must be a dict, not %s"
+                                    % (what, number, checks.kind_of(post)))
         if text_field not in post:
-            raise ValueError("%s %d: missing field %r" % (what, number, text_field))
+            raise MmbdeidValueError("%s %d: missing field %r" % (what, number, text_field))
         problem = _text_problem(post[text_field])
         if problem:
-            raise ValueError("%s %d: field %r %s" % (what, number, text_field, problem))
+            raise MmbdeidValueError("%s %d: field %r %s" % (what, number, text_field, problem))
         checked.append(dict({k: post[k] for k in CONTEXT_FIELDS if k in post},
                             text=post[text_field]))
     return checked
@@ -387,8 +389,8 @@ def _context(author: Any, thread: Any, board: Any) -> dict:
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, (str, numbers.Real)):
-            raise TypeError("%s must be a string or a number, not %s"
-                            % (name, checks.kind_of(value)))
+            raise MmbdeidTypeError("%s must be a string or a number, not %s"
+                                   % (name, checks.kind_of(value)))
         given[name] = _as_field(value)
     return given
 

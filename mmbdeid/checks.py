@@ -2,14 +2,18 @@
 Python API and the model's parameters, so that all refuse the same values in the same words.
 
 Each check takes the value and the name to call it by (``threshold`` in Python,
-``--c1`` on the command line) and returns the value, or raises ``TypeError`` (a value of
-the wrong kind: ``"abc"`` for a number, a string for a list of terms) or ``ValueError``
-(the right kind, out of range), the message naming the argument.
+``--c1`` on the command line) and returns the value, or raises
+:class:`~mmbdeid.errors.MmbdeidTypeError` (a ``TypeError``: a value of the wrong kind,
+``"abc"`` for a number, a string for a list of terms) or
+:class:`~mmbdeid.errors.MmbdeidValueError` (a ``ValueError``: the right kind, out of
+range), the message naming the argument.
 """
 import math
 import numbers
 import os
 from typing import Any, Iterable, Optional, Tuple
+
+from .errors import MmbdeidTypeError, MmbdeidValueError
 
 
 def shown(value: Any) -> str:
@@ -50,12 +54,12 @@ def number(value: Any, name: str, low: Optional[float] = None, high: Optional[fl
     """A finite number (not a bool) from ``low`` to ``high`` (each left out when None,
     excluded when ``low_open`` / ``high_open``)."""
     if not _is_number(value):
-        raise TypeError("%s must be a number, got %s" % (name, shown(value)))
+        raise MmbdeidTypeError("%s must be a number, got %s" % (name, shown(value)))
     if not math.isfinite(value):
-        raise ValueError("%s must be a finite number, got %s" % (name, shown(value)))
+        raise MmbdeidValueError("%s must be a finite number, got %s" % (name, shown(value)))
     if (low is not None and (value <= low if low_open else value < low)) or \
             (high is not None and (value >= high if high_open else value > high)):
-        raise ValueError("%s must be %s, got %s" % (
+        raise MmbdeidValueError("%s must be %s, got %s" % (
             name, _range_words(low, high, low_open, high_open), shown(value)))
     return float(value)
 
@@ -64,11 +68,11 @@ def whole_number(value: Any, name: str, low: Optional[int] = None,
                  high: Optional[int] = None) -> int:
     """An integer (not a bool) from ``low`` to ``high``."""
     if not isinstance(value, numbers.Integral) or isinstance(value, bool):
-        raise TypeError("%s must be a whole number, got %s" % (name, shown(value)))
+        raise MmbdeidTypeError("%s must be a whole number, got %s" % (name, shown(value)))
     if low is not None and value < low:
-        raise ValueError("%s must be at least %d, got %d" % (name, low, value))
+        raise MmbdeidValueError("%s must be at least %d, got %d" % (name, low, value))
     if high is not None and value > high:
-        raise ValueError("%s must be at most %d, got %d" % (name, high, value))
+        raise MmbdeidValueError("%s must be at most %d, got %d" % (name, high, value))
     return int(value)
 
 
@@ -86,14 +90,14 @@ def optional_threshold(value: Any, name: str = "threshold") -> Optional[float]:
 def flag(value: Any, name: str) -> bool:
     """True or False (a string such as ``"no"`` would read as true)."""
     if not isinstance(value, bool):
-        raise TypeError("%s must be True or False, got %s" % (name, shown(value)))
+        raise MmbdeidTypeError("%s must be True or False, got %s" % (name, shown(value)))
     return value
 
 
 def string(value: Any, name: str, hint: str = "") -> str:
     """A ``str`` (a field name, a key)."""
     if not isinstance(value, str):
-        raise TypeError("%s must be a string, not %s%s" % (name, kind_of(value), hint))
+        raise MmbdeidTypeError("%s must be a string, not %s%s" % (name, kind_of(value), hint))
     return value
 
 
@@ -106,7 +110,7 @@ def text(value: Any, name: str = "text") -> str:
 def instance(value: Any, kind: type, name: str) -> Any:
     """An instance of ``kind``."""
     if not isinstance(value, kind):
-        raise TypeError("%s must be a %s, not %s" % (name, kind.__name__, kind_of(value)))
+        raise MmbdeidTypeError("%s must be a %s, not %s" % (name, kind.__name__, kind_of(value)))
     return value
 
 
@@ -116,17 +120,17 @@ def terms(value: Any, name: str, what: str = "term") -> Tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, (str, bytes)):
-        raise TypeError("%s must be a list of %ss, not a string (for one %s: "
-                        "%s=[%s])" % (name, what, what, name, shown(value)))
+        raise MmbdeidTypeError("%s must be a list of %ss, not a string (for one %s: "
+                               "%s=[%s])" % (name, what, what, name, shown(value)))
     try:
         items = tuple(value)
     except TypeError:
-        raise TypeError("%s must be a list of %ss (strings), not %s"
-                        % (name, what, kind_of(value))) from None
+        raise MmbdeidTypeError("%s must be a list of %ss (strings), not %s"
+                               % (name, what, kind_of(value))) from None
     for number_, item in enumerate(items, 1):
         if not isinstance(item, str):
-            raise TypeError("%s: %s %d must be a string, not %s"
-                            % (name, what, number_, kind_of(item)))
+            raise MmbdeidTypeError("%s: %s %d must be a string, not %s"
+                                   % (name, what, number_, kind_of(item)))
     return items
 
 
@@ -135,7 +139,7 @@ def optional_path(value: Any, name: str) -> Optional[str]:
     if value is None:
         return None
     if not isinstance(value, (str, os.PathLike)):
-        raise TypeError("%s must be a file path, not %s" % (name, kind_of(value)))
+        raise MmbdeidTypeError("%s must be a file path, not %s" % (name, kind_of(value)))
     return os.fspath(value)
 
 
@@ -143,14 +147,14 @@ def names_in(values: Any, known: Iterable[str], name: str, what: str) -> list:
     """A list of names (``what``: label, entity), each one of ``known``; not one string."""
     known = list(known)
     if isinstance(values, (str, bytes)):
-        raise TypeError("%s must be a list, not a string (for one: %s=[%s])"
-                        % (name, name, shown(values)))
+        raise MmbdeidTypeError("%s must be a list, not a string (for one: %s=[%s])"
+                               % (name, name, shown(values)))
     try:
         values = list(values)
     except TypeError:
-        raise TypeError("%s must be a list, not %s" % (name, kind_of(values))) from None
+        raise MmbdeidTypeError("%s must be a list, not %s" % (name, kind_of(values))) from None
     for value in values:
         if value not in known:
-            raise ValueError("unknown %s %s (known: %s)" % (what, shown(value),
+            raise MmbdeidValueError("unknown %s %s (known: %s)" % (what, shown(value),
                                                             ", ".join(known)))
     return values

@@ -15,6 +15,8 @@ the summary and the output modes follow the table.
 """
 from typing import NamedTuple, Optional, Tuple
 
+from .errors import MmbdeidValueError
+
 
 class Kind(NamedTuple):
     label: str
@@ -84,9 +86,9 @@ def parse_kinds(text: str) -> Tuple[str, ...]:
         elif name.upper() in BY_LABEL:
             chosen.add(name.upper())
         else:
-            raise ValueError("unknown kind %r (kinds: %s; presets: %s)"
-                             % (name, ", ".join(LABELS), ", ".join(PRESETS)))
+            raise MmbdeidValueError("unknown kind %r (kinds: %s; presets: %s)"
+                                    % (name, ", ".join(LABELS), ", ".join(PRESETS)))
     if not chosen:
-        raise ValueError("no kind given (kinds: %s; presets: %s)"
-                         % (", ".join(LABELS), ", ".join(PRESETS)))
+        raise MmbdeidValueError("no kind given (kinds: %s; presets: %s)"
+                                % (", ".join(LABELS), ", ".join(PRESETS)))
     return tuple(label for label in LABELS if label in chosen)

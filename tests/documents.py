@@ -1,12 +1,17 @@
 """Test scaffolding for documents and placeholders: a document of given tokens (which the
 tokenizer might split otherwise) and a text with its spans replaced as placeholder mode
 writes it."""
+import re
 from typing import Iterable, Optional, Sequence
 
 from mmbdeid.output.operators import PlaceholderOperator
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document
 from mmbdeid.text.patterns import find_identifiers
+
+# The runs of line breaks between a post's paragraphs, written plainly (the
+# package finds the characters one by one: tests check it gives the same paragraphs).
+LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
 
 
 def document_of_tokens(tokens: Sequence[str]) -> Document:

@@ -9,7 +9,7 @@ the gold ``spans`` (NAME), each record lists in ``keep`` the words that must sur
 import pytest
 
 from keep_samples import by_post, leaked, lost, read_sample, scrub_sample
-from mmbdeid.detect.analyzer import Analyzer
+from mmbdeid.detect.registry import keep_steps
 from mmbdeid.text.document import Document
 
 RECORDS = read_sample("not_persons.annotated.jsonl")
@@ -36,7 +36,7 @@ def test_sample_shape():
 def test_no_keep_step_covers_a_name(record):
     """Whatever the model says: the keep steps never keep a gold name."""
     document = Document.from_post(record)
-    for step in Analyzer.keep_steps():
+    for step in keep_steps():
         covered = [record["text"][s.start:s.end] for s in step.detect(document)
                    if any(s.start < g["end"] and g["start"] < s.end for g in record["spans"])]
         assert covered == [], type(step).__name__

@@ -42,6 +42,7 @@ from spacy.tokens import Doc
 from mmbdeid import __version__
 from mmbdeid.api import Scrubber
 from mmbdeid.checks import instance, names_in
+from mmbdeid.errors import MmbdeidTypeError
 from mmbdeid.spans import Span
 
 from .entities import ENTITIES, ENTITY_OF_LABEL, SSN_ENTITY, entity_of, reported_labels
@@ -62,7 +63,7 @@ class MmbdeidRecognizer(EntityRecognizer):
                  supported_language: str = "en", name: Optional[str] = None,
                  **options):
         if scrubber is not None and options:
-            raise TypeError("give a Scrubber or its options, not both")
+            raise MmbdeidTypeError("give a Scrubber or its options, not both")
         self.scrubber = (instance(scrubber, Scrubber, "scrubber") if scrubber is not None
                          else Scrubber(**options))
         if supported_entities is None:

@@ -11,7 +11,7 @@ to a placeholder the model scores them high) and placeholders and pseudonyms (``
 are never candidates. Candidates are not leaks: the exit status is the leaks'.
 """
 import re
-from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence
+from typing import Iterable, Iterator, List, NamedTuple, Sequence
 
 from ..text.document import Document
 from .leaks import WRITTEN_PLACEHOLDER
@@ -82,10 +82,3 @@ def _in_original(document: Document, found) -> List[tuple]:
     from ..spans import Span
     spans = document.to_original([Span("NAME", s, e, p, "crf") for s, e, p in found])
     return [(span.start, span.end, span.score) for span in spans]
-
-
-def load_tagger(path: Optional[str]):
-    """The model at ``path``, else the bundled one (checked: a bad file is an
-    ``InputError`` naming it)."""
-    from ..model.tagger import NameTagger
-    return NameTagger.load(path)

@@ -1,5 +1,6 @@
-"""The command line's grammar: the ``mmbdeid`` parser, its commands and their options
-(option groups several commands share are built by one function each, in :mod:`.options`)."""
+"""The command line's grammar: the ``mmbdeid`` parser, and each command with its options
+added by a function of its own (``add_scrub_command``, ...; option groups several commands
+share are built by one function each, in :mod:`.options`)."""
 import argparse
 
 from .. import __version__
@@ -35,7 +36,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version="mmbdeid " + __version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    add_train_command(commands)
+    add_scrub_command(commands)
+    add_link_command(commands)
+    add_review_command(commands)
+    add_annotate_command(commands)
+    add_audit_command(commands)
+    add_evaluate_command(commands)
+    add_sweep_command(commands)
+    add_crossval_command(commands)
+    add_split_command(commands)
+    add_stats_command(commands)
+    add_steps_command(commands)
+    add_convert_command(commands)
+    add_sample_command(commands)
+    add_estimate_command(commands)
+    describe(commands)
+    return parser
 
+
+def add_train_command(commands) -> None:
+    """``train``: a model from annotated posts or CoNLL."""
     train = commands.add_parser("train", help="train a model on annotated posts or CoNLL")
     train.add_argument("corpus", nargs="+", metavar="CORPUS",
                        help="annotated JSONL/CSV (with spans) or CoNLL file(s)")
@@ -64,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     quiet_option(train)
     posts_options(train, input_format=False)
 
+
+def add_scrub_command(commands) -> None:
+    """``scrub``: a dump with its names and identifiers removed."""
     scrub = commands.add_parser("scrub", help="remove names and identifiers from a dump")
     scrub.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may be "
                        ".gz) or Parquet; - reads standard input")
@@ -106,9 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "the changed words; a later scrub keeps them")
     person_options(scrub)
 
+
+def add_link_command(commands) -> None:
+    """``link``: the person map of a dump, for editing and ``scrub --map``."""
     link = detecting_command(commands, "link", "MAP", "write the person map (who is "
                               "called what) of a dump, for editing and 'scrub --map'")
     person_options(link)
+
+
+def add_review_command(commands) -> None:
+    """``review``: every distinct string scrub removes, as a list (and a page)."""
     review = detecting_command(commands, "review", "LIST.csv", "list every distinct "
                                 "string scrub removes, most frequent first (CSV)")
     review.add_argument("--mode", choices=REVIEW_MODES, default="placeholder",
@@ -130,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "cover all posts"
                              % DEFAULT_PAGE_POSTS)
 
+
+def add_annotate_command(commands) -> None:
+    """``annotate``: a page on which to tag a sample of posts by hand."""
     annotate = detecting_command(commands, "annotate", "PAGE.html", "write a page on "
                                   "which to tag the names of a sample of posts by hand, "
                                   "pre-filled with what scrub removes")
@@ -141,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="start with no spans instead of what scrub removes (an "
                                "annotated POSTS always starts from its own spans)")
 
+
+def add_audit_command(commands) -> None:
+    """``audit``: the usernames and names left in scrubbed output."""
     audit = commands.add_parser("audit", help="look for usernames and names left in "
                                 "scrubbed output; exit 1 if any")
     audit.add_argument("scrubbed", metavar="SCRUBBED",
@@ -164,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "names); stderr gives only their count")
     audit.add_argument("--quiet", "-q", action="store_true", help="only the exit status")
 
+
+def add_evaluate_command(commands) -> None:
+    """``evaluate``: per-token name metrics on gold data."""
     evaluate = commands.add_parser("evaluate", help="per-token name metrics on gold data")
     evaluate.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
     model_options(evaluate)
@@ -196,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "as JSON (private: it holds names)")
     quiet_option(evaluate)
 
+
+def add_sweep_command(commands) -> None:
+    """``sweep``: the metrics at a range of thresholds."""
     sweep = commands.add_parser("sweep", help="metrics at thresholds from 0.5 down to 0.005")
     sweep.add_argument("gold", metavar="GOLD", help="annotated JSONL/CSV or CoNLL")
     sweep.add_argument("--model", metavar="MODEL", help="default: the bundled model")
@@ -212,6 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     step_options(sweep)
     quiet_option(sweep)
 
+
+def add_crossval_command(commands) -> None:
+    """``crossval``: k-fold cross-validation, folds grouped by thread."""
     crossval = commands.add_parser("crossval", help="k-fold cross-validation (folds grouped "
                                    "by thread) on labelled data")
     crossval.add_argument("corpus", nargs="+", metavar="CORPUS",
@@ -232,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     quiet_option(crossval)
     posts_options(crossval, input_format=False)
 
+
+def add_split_command(commands) -> None:
+    """``split``: an annotated file split into train and dev by thread."""
     split = commands.add_parser("split", help="split an annotated file into train and dev, "
                                 "whole threads on either side")
     split.add_argument("corpus", metavar="ANNOTATED",
@@ -245,6 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     split.add_argument("--seed", type=int, default=0,
                        help="random seed: the same seed gives the same split (default 0)")
 
+
+def add_stats_command(commands) -> None:
+    """``stats``: the corpus statistics of a dump."""
     stats = commands.add_parser("stats", help="build the corpus statistics of a dump")
     stats.add_argument("dump", metavar="DUMP", help="posts (any posts format); - reads "
                        "standard input")
@@ -254,15 +306,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "scrub, link, review and train")
     run_options(stats)
 
+
+def add_steps_command(commands) -> None:
+    """``steps``: the detector chain's steps, in their order."""
     commands.add_parser("steps", help="list the steps of the detector chain, in their order")
-    _tagging_commands(commands)
-    _estimate_command(commands)
-    describe(commands)
-    return parser
 
 
-def _tagging_commands(commands) -> None:
-    from ..evaluation.choosing import SAMPLING_RULES
+def add_convert_command(commands) -> None:
+    """``convert``: hand-tagged posts from one annotation format to another."""
     from ..files.conversion import CONVERT_FORMATS
     from ..files.interchange import CODEPOINTS, UTF16
     convert = commands.add_parser("convert", help="convert hand-tagged posts between "
@@ -286,6 +337,10 @@ def _tagging_commands(commands) -> None:
                               "default) or code points (doccano's default)")
     posts_options(convert, input_format=False)
 
+
+def add_sample_command(commands) -> None:
+    """``sample``: posts of a dump to hand-tag."""
+    from ..evaluation.choosing import SAMPLING_RULES
     sample = commands.add_parser("sample", help="choose posts of a dump to hand-tag")
     sample.add_argument("dump", metavar="DUMP", help="posts: JSONL, CSV or TSV (each may "
                         "be .gz) or Parquet; - reads standard input")
@@ -310,7 +365,7 @@ def _tagging_commands(commands) -> None:
     run_options(sample)
 
 
-def _estimate_command(commands) -> None:
+def add_estimate_command(commands) -> None:
     """``estimate draw`` (a random sample of a scrubbed dump to mark) and ``estimate
     report`` (the leak share of the marked sample, with its interval)."""
     from ..evaluation.leak_draw import STRATA

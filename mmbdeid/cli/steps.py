@@ -50,7 +50,8 @@ def chosen_options(args, **chosen):
 
 
 def run_steps(args) -> int:
-    from ..detect.registry import STEPS
+    from ..detect.registry import STEPS, load_entry_points
+    load_entry_points()
     width = max(len(step.name) for step in STEPS)
     produces = [", ".join(step.produces) or "-" for step in STEPS]
     kinds_width = max(map(len, produces))

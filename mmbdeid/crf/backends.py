@@ -9,6 +9,7 @@ A model the batched tagger cannot read is tagged by the ``crfsuite`` path.
 """
 from typing import List, Protocol, Sequence
 
+from ..errors import MmbdeidValueError
 from . import TAGGERS
 from .batched import BatchedTagger
 from .marginals import ExactTagger, chain_model
@@ -48,7 +49,7 @@ def backend(name: str, tagger, stats=None) -> MarginalsBackend:
     """The marginals of ``tagger`` (a fitted NameTagger) with corpus statistics ``stats``,
     computed the way ``name`` (one of ``TAGGERS``) says."""
     if name not in TAGGERS:
-        raise ValueError("tagging must be one of %s, not %r" % (", ".join(TAGGERS), name))
+        raise MmbdeidValueError("tagging must be one of %s, not %r" % (", ".join(TAGGERS), name))
     if name == "compiled":
         batched = BatchedTagger.of(tagger, stats)
         if batched is not None:

@@ -20,6 +20,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from ..kinds import PERSON_LABELS
 from . import forward_backward
 from .emissions import EmissionScorer, scored_rows
@@ -127,7 +128,7 @@ class BatchedTagger:
         """(tokens x 2) P(NAME), P(USER) of the second stage, from each document's items
         (``model.context.context_items``)."""
         if self.second is None:
-            raise ValueError("the model has no second stage")
+            raise MmbdeidValueError("the model has no second stage")
         index = self.second.chain.attribute_index
         weights = self.second.chain.weights
         lengths = [len(document_items) for document_items in items]

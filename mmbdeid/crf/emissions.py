@@ -24,6 +24,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from ..model.atoms import atom_features, person_atom_keys
 from ..model.counting import term_of
 from ..model.feature_buckets import PARAGRAPH_LIMITS, POSITION_LIMITS, RANK_LIMITS
@@ -308,7 +309,7 @@ class EmissionScorer(Featurizer):
         if not n:
             return np.zeros((0, n_labels))
         if n > self.max_tokens:
-            raise ValueError("a post of %d tokens: score posts of at most %d" % (
+            raise MmbdeidValueError("a post of %d tokens: score posts of at most %d" % (
                 n, self.max_tokens))
         if self._next_type_row + n > self._type_rows:
             # the table must hold every type of the post while its rows are gathered

@@ -17,6 +17,8 @@ from typing import List, Sequence
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
+
 # Sequences up to this long advance together; longer ones run alone.
 BATCH_LIMIT = 1024
 # Steps between rescalings: with every exponentiated transition weight in [e^-30, e^30]
@@ -37,7 +39,7 @@ def marginals(state_scores: np.ndarray, lengths: Sequence[int],
     (from label i to label j)."""
     n_tokens, n_labels = state_scores.shape
     if sum(lengths) != n_tokens:
-        raise ValueError("%d state score rows for %d tokens" % (n_tokens, sum(lengths)))
+        raise MmbdeidValueError("%d state score rows for %d tokens" % (n_tokens, sum(lengths)))
     result = np.empty((n_tokens, n_labels))
     if not n_tokens:
         return result

@@ -32,6 +32,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from ..kinds import PERSON_LABELS
 from ..model.crfsuite_format import CrfsuiteFormatError, read_weights
 from ..model.features import Featurizer
@@ -156,7 +157,7 @@ class ChainModel:
             scale.extend(factors)
             count += len(block)
         if count != length:
-            raise ValueError("%d items for %d tokens" % (count, length))
+            raise MmbdeidValueError("%d items for %d tokens" % (count, length))
         return exp_state, scale, checkpoints
 
     def _alpha_run(self, previous: Optional[List[float]], exp_state: array, lo: int,

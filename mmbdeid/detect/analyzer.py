@@ -27,8 +27,7 @@ from .base import KEEP, RAISE, Completer, Detector
 from .consistency import (ConsistencyDetector, NameEvidence, Types, matching_spans,
                           removed_types)
 from .options import ChainOptions, chain_options
-from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, keep_steps,
-                       step_names)
+from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, step_names)
 
 
 _PUNCTUATION = re.compile(r"[^\w\s]+")
@@ -39,6 +38,11 @@ class Analyzer:
 
     def __init__(self, detectors: Sequence[Detector]):
         self.detectors = list(detectors)
+        # Asked once, not per post: isinstance of an abstract base's subclass goes through
+        # ABCMeta, several times slower than a plain class's.
+        self._completes = [isinstance(detector, Completer) for detector in self.detectors]
+        self._consistency = next((detector for detector in self.detectors
+                                  if isinstance(detector, ConsistencyDetector)), None)
 
     @classmethod
     def build(cls, tagger=None, stats=None, options: Optional[ChainOptions] = None,
@@ -52,12 +56,6 @@ class Analyzer:
         setup = Setup(tagger, stats, options)
         return cls(build_steps(STEP_NAMES if options.steps is None else options.steps, setup))
 
-    @staticmethod
-    def keep_steps(steps: Iterable[str] = STEP_NAMES) -> List[Detector]:
-        """The KEEP steps of the chain of ``steps`` but the user's allow list: what no name
-        found outside the chain (the person modes' member-name search) may remove either."""
-        return keep_steps(steps)
-
     @classmethod
     def for_evaluation(cls, tagger, stats=None, options: Optional[ChainOptions] = None,
                        stages: Sequence[str] = (MODEL, FILTER), **chosen) -> "Analyzer":
@@ -67,27 +65,20 @@ class Analyzer:
 
     def prefetch(self, documents: Sequence[Document]) -> None:
         for detector in self.detectors:
-            prefetch = getattr(detector, "prefetch", None)
-            if prefetch is not None:
-                prefetch(documents)
+            detector.prefetch(documents)
 
     def prepare(self, documents: Sequence[Document]) -> None:
         """Take ``documents`` as one corpus (evaluation): a two-stage model pools its
         first stage's scores across their threads, authors and boards, and the
         consistency step learns the words each thread and author removed."""
         for detector in self.detectors:
-            prepare = getattr(detector, "prepare", None)
-            if prepare is not None:
-                prepare(documents)
+            detector.prepare(documents)
         self.gather(documents)
 
     @property
     def consistency(self) -> Optional[ConsistencyDetector]:
         """The chain's consistency step, if it has one."""
-        for detector in self.detectors:
-            if isinstance(detector, ConsistencyDetector):
-                return detector
-        return None
+        return self._consistency
 
     def gather(self, documents: Sequence[Document]) -> None:
         """The first round of the consistency step over ``documents`` taken as one corpus
@@ -170,8 +161,8 @@ class Analyzer:
         """:meth:`analyze`'s spans in the visible text (``document.text``), as the
         detectors find them (without the :class:`Completer` steps: ``completers`` false)."""
         spans: List[Span] = []
-        for detector in self.detectors:
-            if isinstance(detector, Completer):
+        for detector, completes in zip(self.detectors, self._completes):
+            if completes:
                 if not completers:
                     continue
                 found = detector.complete(document, spans)

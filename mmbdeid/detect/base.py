@@ -21,8 +21,9 @@ span found before with that span's score (not 1.0): evaluation runs the chain wi
 every token (:data:`~mmbdeid.detect.crf.EVERY_TOKEN`) and reads the scores against each
 threshold, so a span added from a seed must count as found exactly when its seed does.
 """
+from abc import ABC, abstractmethod
 from itertools import compress
-from typing import AbstractSet, Iterable, List, Sequence, Tuple
+from typing import AbstractSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..spans import Span, drop_inside
 from ..text.document import Document
@@ -63,14 +64,37 @@ def indices_in(words: AbstractSet[str], lowered: Sequence[str]) -> Iterable[int]
     return compress(range(len(lowered)), map(words.__contains__, lowered))
 
 
-class Detector:
-    """Base of the detectors: ``source`` names it in the spans it finds."""
+class Detector(ABC):
+    """Base of the detectors, and the contract the chain holds them to: ``detect`` finds
+    the spans of one post; ``source`` names the detector in the spans it finds and
+    ``effect`` says what they do in the chain (see the module). The other hooks are
+    optional: the chain calls each on every detector, and the defaults do nothing.
+
+    A detector is shared by the posts of a chain and may be pickled to a worker process
+    (the local engine's, Dask's): it keeps no state between posts unless its step is
+    ``per_input`` (:class:`~mmbdeid.detect.registry.Step`)."""
 
     source = ""
     effect = REMOVE
 
+    @abstractmethod
     def detect(self, document: Document) -> List[Span]:
-        raise NotImplementedError
+        """The spans found in ``document.text`` (sorted, labelled, scored in [0, 1],
+        ``source`` as their source)."""
+
+    def prefetch(self, documents: Sequence[Document]) -> None:
+        """Called with a chunk of posts before they are analysed one by one: a step that
+        looks up the corpus statistics (the CRF) fetches what they need at once."""
+
+    def prepare(self, documents: Sequence[Document]) -> None:
+        """Called in evaluation with ``documents`` taken as one corpus, before they are
+        analysed: a two-stage model pools its first stage's scores across them."""
+
+    def with_stats(self, stats) -> Optional["Detector"]:
+        """This detector for another input, whose corpus statistics are ``stats``, sharing
+        what does not depend on them (the CRF's weight tables); called only for a
+        ``per_input`` step. None (the default): the step is built again for that input."""
+        return None
 
     def __repr__(self) -> str:
         return "%s()" % type(self).__name__
@@ -91,10 +115,10 @@ def without_kept(spans: List[Span], document: Document,
 class Completer(Detector):
     """A detector that reads the spans found before it in the chain (see the module)."""
 
+    @abstractmethod
     def complete(self, document: Document, spans: Sequence[Span]) -> List[Span]:
         """The spans to add (or keep), given ``spans``, those found so far (sorted, in
         ``document.text``)."""
-        raise NotImplementedError
 
     def detect(self, document: Document) -> List[Span]:
         """What the step finds in ``document`` alone, with nothing found before it."""

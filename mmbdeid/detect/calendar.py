@@ -60,7 +60,6 @@ class CalendarKeeper(Detector):
         words = frozenset(MONTHS + WEEKDAYS + HOLIDAYS)
         first = names()
         self.always = frozenset(w for w in words if w not in first)
-        self.in_dates = (words - self.always) | ABBREVIATIONS
         self.words = written_forms(words | ABBREVIATIONS)
 
     @staticmethod

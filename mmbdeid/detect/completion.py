@@ -364,7 +364,7 @@ class NameCompletion(Completer):
     source = COMPLETION
 
     def __init__(self, keep_steps: Sequence[Detector] = (), threshold: float = EVERY_TOKEN):
-        """``keep_steps``: the chain's KEEP steps (``Analyzer.keep_steps``), which keep
+        """``keep_steps``: the chain's KEEP steps (``registry.keep_steps``), which keep
         what they keep from this step too. ``threshold``: the model's; a token a span
         scores above it is removed already and keeps its own span (its probability and
         source in the spans file). Below it, and with a span on every token

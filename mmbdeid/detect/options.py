@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Iterable, Optional, Tuple
 
 from .. import checks
+from ..errors import MmbdeidValueError
 from ..crf import TAGGERS
 from ..kinds import DEFAULT_KINDS, parse_kinds
 from ..spans import CONSISTENCY_LEVEL
@@ -29,7 +30,8 @@ class ChainOptions:
     wherever it stands there (:mod:`mmbdeid.detect.consistency`); ``kinds``: the kinds of
     identifier removed (:mod:`mmbdeid.kinds`; a step finding only others is left out).
 
-    A value of the wrong kind raises ``TypeError``, one out of range ``ValueError``, naming
+    A value of the wrong kind raises ``MmbdeidTypeError``, one out of range
+    ``MmbdeidValueError`` (a ``TypeError``, a ``ValueError``), naming
     the option; lists become tuples. Unknown step names are refused where the steps are
     resolved (:func:`~mmbdeid.detect.registry.step_names`)."""
     threshold: Optional[float] = None
@@ -80,6 +82,6 @@ def chain_options(options: Optional[ChainOptions] = None, **chosen) -> ChainOpti
 def _tagging(value) -> str:
     checks.string(value, "tagging")
     if value not in TAGGERS:
-        raise ValueError("tagging must be one of %s, got %s"
+        raise MmbdeidValueError("tagging must be one of %s, got %s"
                          % (", ".join(TAGGERS), checks.shown(value)))
     return value

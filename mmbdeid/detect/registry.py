@@ -11,11 +11,18 @@ The chain runs the chosen steps in the order of :data:`STEPS` (a later step wins
   board's usernames, sign-offs, the rest of a name found, ...), and the user's deny list.
 
 ``evaluate`` measures the ``model`` and ``filter`` stages (``--chain model``) or all three
-(``--chain scrub``). Adding a detector is one module and one :class:`Step` line here.
+(``--chain scrub``). Adding a detector is one module and one :class:`Step` line here; code
+outside the package adds one with :func:`register_detector`, from its own module or an
+installed distribution's entry point of the group ``mmbdeid.detectors``
+(docs/architecture.md).
 """
+import re
+import sys
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Type
+from typing import (Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, NamedTuple,
+                    Optional, Sequence, Tuple, Type, overload)
 
+from ..errors import MmbdeidTypeError, MmbdeidValueError
 from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
@@ -87,13 +94,22 @@ class Step(NamedTuple):
     list without terms or the usernames without statistics), whose class says the step's
     source name (in the spans it finds) and effect. ``produces``: the kinds of identifier
     it finds, where it runs only when one of them is chosen (empty: a KEEP step, or a step
-    of the person kinds, which always run)."""
+    of the person kinds, which always run). ``per_input``: its detector reads the input's
+    corpus statistics or holds what one input's posts tell about each other, so a chain
+    reused over inputs (:mod:`mmbdeid.detect.reusable`) makes it again for each.
+    ``asked_by_rules``: a KEEP step the rule steps ask before they add a name (every one
+    but the user's allow list, which acts after them). ``default``: in the chain when the
+    steps are not named (a step registered from outside runs only when named, unless
+    registered with ``default=True``)."""
     name: str
     stage: str
     detector: Type[Detector]
     make: Callable[[Setup], Optional[Detector]]
     help: str
     produces: Tuple[str, ...] = ()
+    per_input: bool = False
+    asked_by_rules: bool = True
+    default: bool = True
 
     @property
     def source(self) -> str:
@@ -120,16 +136,16 @@ def _keeper(name: str, detector: type, help: str) -> Step:
     return Step(name, FILTER, detector, lambda setup: detector(), help)
 
 
-STEPS: Tuple[Step, ...] = (
+_SHIPPED: Tuple[Step, ...] = (
     *(_pattern(label) for label in PATTERN_LABELS),
     Step("crf", MODEL, CrfDetector,
          lambda s: CrfDetector(s.tagger, s.stats, s.threshold,
                              tagging=s.options.tagging),
-         "the model: P(NAME) + P(USER) above the threshold"),
+         "the model: P(NAME) + P(USER) above the threshold", per_input=True),
     Step("consistency", RULE, ConsistencyDetector,
          lambda s: ConsistencyDetector(s.options.consistency, s.options.authors),
          "a word removed with high probability in a thread or by an author, wherever it "
-         "stands there"),
+         "stands there", per_input=True),
     _keeper("not-names", NotNameKeeper, "punctuation, 's, greetings, stop words"),
     _keeper("drugs", DrugKeeper, "drug names"),
     _keeper("medical-terms", MedicalTermKeeper,
@@ -150,7 +166,7 @@ STEPS: Tuple[Step, ...] = (
          lambda s: CodeTextKeeper(() if s.stats is None else board_users(s.stats)),
          "code, identifiers (AKVideoImageView, std::chrono), emoji shortcodes (:zap:) and "
          "software products (Kafka), unless a person cue or a member's username says "
-         "otherwise"),
+         "otherwise", per_input=True),
     _keeper("demonyms", DemonymKeeper, "nationalities, peoples and religions"),
     _keeper("titles", TitleKeeper, "titles before a name (Dr.)"),
     _keeper("offices", OfficeKeeper, "offices before a name (Minister of Defense)"),
@@ -163,7 +179,7 @@ STEPS: Tuple[Step, ...] = (
          "names after a rank or office (cleric Muqtada al-Sadr)"),
     Step("usernames", RULE, UsernameDetector,
          lambda s: None if s.stats is None else UsernameDetector.of_dump(s.stats),
-         "the board's usernames (needs the corpus statistics)"),
+         "the board's usernames (needs the corpus statistics)", per_input=True),
     Step("spaced-names", RULE, SpacedNameDetector, lambda s: SpacedNameDetector(),
          "names spelled out with spaces (R o b e r t)"),
     Step("separated-names", RULE, SeparatedNameDetector, lambda s: SeparatedNameDetector(),
@@ -186,7 +202,7 @@ STEPS: Tuple[Step, ...] = (
          produces=("ORG",)),
     Step("allow", FILTER, AllowedTermKeeper,
          lambda s: AllowedTermKeeper(s.options.allow) if s.options.allow else None,
-         "the user's allow list (--allow)"),
+         "the user's allow list (--allow)", asked_by_rules=False),
     Step("deny", RULE, DeniedTermDetector,
          lambda s: DeniedTermDetector(s.options.deny) if s.options.deny else None,
          "the user's deny list (--deny)"),
@@ -204,8 +220,44 @@ STEPS: Tuple[Step, ...] = (
           ("dates", DateDetector, "dates more specific than a year (March 3, 03/14/2021)"))),
     _keeper("placeholders", PlaceholderKeeper, "placeholders of an earlier scrub"),
 )
-BY_NAME = {step.name: step for step in STEPS}
-STEP_NAMES = tuple(BY_NAME)
+# Lists, changed in place by register_detector: the modules that imported them see it.
+STEPS: List[Step] = list(_SHIPPED)
+BY_NAME: Dict[str, Step] = {step.name: step for step in STEPS}
+
+
+class _DefaultStepNames(Sequence):
+    """The names of the default steps (:attr:`Step.default`), in chain order, as they are
+    now: a step registered later is among them (a view of :data:`STEPS`)."""
+
+    def _names(self) -> Tuple[str, ...]:
+        return tuple(step.name for step in STEPS if step.default)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Tuple[str, ...]: ...
+
+    def __getitem__(self, index):
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __eq__(self, other) -> bool:
+        return self._names() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._names())
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+STEP_NAMES: Sequence[str] = _DefaultStepNames()
 
 
 def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (),
@@ -216,12 +268,14 @@ def step_names(steps: Optional[Iterable[str]] = None, without: Iterable[str] = (
     disjoint from them). An unknown name raises ``ValueError`` naming the known ones."""
     chosen = set(STEP_NAMES if steps is None else steps)
     excluded = set(without)
-    for name in sorted((chosen | excluded) - set(STEP_NAMES)):
-        raise ValueError("unknown step %r (steps: %s)" % (name, ", ".join(STEP_NAMES)))
+    if (chosen | excluded) - set(BY_NAME):
+        load_entry_points()
+    for name in sorted((chosen | excluded) - set(BY_NAME)):
+        raise MmbdeidValueError("unknown step %r (steps: %s)" % (name, ", ".join(BY_NAME)))
     unknown_stages = set(stages) - set(STAGES)
     if unknown_stages:
-        raise ValueError("unknown stage %r (stages: %s)"
-                         % (sorted(unknown_stages)[0], ", ".join(STAGES)))
+        raise MmbdeidValueError("unknown stage %r (stages: %s)"
+                                % (sorted(unknown_stages)[0], ", ".join(STAGES)))
     kinds = frozenset(kinds)
     return tuple(step.name for step in STEPS
                  if step.name in chosen and step.name not in excluded and step.stage in stages
@@ -242,7 +296,7 @@ def named_steps(names: Iterable[str], setup: Setup) -> List[Tuple[str, Optional[
     # The KEEP steps are built once and serve both the chain and the rule steps that ask
     # them (building one reads its word lists and gazetteer forms).
     kept = {name: BY_NAME[name].make(setup) for name in names
-            if BY_NAME[name].effect == KEEP and name != "allow"}
+            if BY_NAME[name].effect == KEEP and BY_NAME[name].asked_by_rules}
     setup = replace(setup, options=setup.options.with_steps(names), kept=tuple(kept.values()))
     return [(name, kept[name] if name in kept else BY_NAME[name].make(setup))
             for name in names]
@@ -253,4 +307,66 @@ def keep_steps(names: Iterable[str] = STEP_NAMES) -> List[Detector]:
     the model (a rule after them, the person modes' member-name search) may not remove
     either."""
     return [BY_NAME[name].make(Setup()) for name in step_names(names)
-            if BY_NAME[name].effect == KEEP and name != "allow"]
+            if BY_NAME[name].effect == KEEP and BY_NAME[name].asked_by_rules]
+
+
+ENTRY_POINT_GROUP = "mmbdeid.detectors"
+_STEP_NAME = re.compile(r"[a-z][a-z0-9-]*")
+
+
+def register_detector(name: str, stage: str = RULE, help: str = "",
+                      make: Optional[Callable[[Setup], Optional[Detector]]] = None,
+                      before: str = "allow", produces: Sequence[str] = (),
+                      per_input: bool = False, default: bool = False
+                      ) -> Callable[[Type[Detector]], Type[Detector]]:
+    """A class decorator adding a :class:`~mmbdeid.detect.base.Detector` class to the
+    chain as the step ``name`` (a lower-case word, hyphens allowed), placed just before the
+    step ``before`` (by default the user's allow list: after the model, the keep steps and
+    the rule steps; the user's lists and the placeholders of an earlier scrub still win).
+    ``make`` builds its detector from the chain's :class:`Setup` (default: the class
+    without arguments); ``stage``, ``produces``, ``per_input``: see :class:`Step`. The step
+    runs where the steps are named (``steps=[...]``, ``--steps``), or in every chain with
+    ``default=True``. Registered in this process only: a worker process must import the
+    module too, which an entry point of the group ``mmbdeid.detectors`` does when the step
+    is named (:func:`load_entry_points`)."""
+    if not isinstance(name, str) or not _STEP_NAME.fullmatch(name):
+        raise MmbdeidValueError("a step's name must be a lower-case word (hyphens allowed), "
+                                "got %r" % (name,))
+    if name in BY_NAME:
+        raise MmbdeidValueError("a step %r is registered already" % name)
+    if stage not in STAGES:
+        raise MmbdeidValueError("unknown stage %r (stages: %s)" % (stage, ", ".join(STAGES)))
+    if before not in BY_NAME:
+        raise MmbdeidValueError("unknown step %r (steps: %s)" % (before, ", ".join(BY_NAME)))
+
+    def register(detector: Type[Detector]) -> Type[Detector]:
+        if not (isinstance(detector, type) and issubclass(detector, Detector)):
+            raise MmbdeidTypeError("a step's detector must be a subclass of Detector, not %r"
+                                   % (detector,))
+        step = Step(name, stage, detector, make or (lambda setup: detector()), help,
+                    tuple(produces), per_input=per_input, default=default)
+        STEPS.insert(next(i for i, s in enumerate(STEPS) if s.name == before), step)
+        BY_NAME[name] = step
+        return detector
+    return register
+
+
+_entry_points_loaded = False
+
+
+def load_entry_points() -> None:
+    """Imports, once, the modules the installed distributions name under the group
+    :data:`ENTRY_POINT_GROUP`: each registers its steps as it is imported. Done the first
+    time a step is named that is not registered (reading every distribution's entry points
+    takes a tenth of a second or more), so an installed step runs only where named."""
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    from importlib.metadata import entry_points
+    found = entry_points()
+    group = found.select(group=ENTRY_POINT_GROUP) if hasattr(found, "select") \
+        else found.get(ENTRY_POINT_GROUP, ())
+    for entry_point in group:
+        if entry_point.module not in sys.modules:
+            entry_point.load()

@@ -3,9 +3,12 @@ Python API: every call is a dump of its own).
 
 Most steps neither read the statistics nor keep anything between posts: their detectors
 (word lists, gazetteer forms, about a second to build) are built once and shared by every
-analyzer made here, in any thread. The steps of ``PER_INPUT`` read the statistics or
-gather state over one input: they are made again for each, the CRF from the first one,
-whose weight tables it shares (:meth:`~mmbdeid.detect.crf.CrfDetector.with_stats`).
+analyzer made here, in any thread. The steps marked ``per_input``
+(:class:`~mmbdeid.detect.registry.Step`) read the statistics or gather state over one
+input: they are made again for each, the CRF from the first one, whose weight tables it
+shares (:meth:`~mmbdeid.detect.crf.CrfDetector.with_stats`). A new step that reads
+``Setup.stats`` or keeps state is marked so (tests/detect/test_reusable.py checks that no
+other step touches the statistics).
 """
 from dataclasses import replace
 from typing import Optional
@@ -13,13 +16,6 @@ from typing import Optional
 from .analyzer import Analyzer
 from .options import ChainOptions, chain_options
 from .registry import BY_NAME, STEP_NAMES, Setup, named_steps
-
-# The steps whose detectors depend on the input's statistics (crf, usernames, code-text's
-# usernames) or hold
-# what one input's posts tell about each other (consistency). A new step that reads
-# ``Setup.stats`` or keeps state goes here (tests/detect/test_reusable.py checks that no
-# other step touches the statistics).
-PER_INPUT = frozenset({"crf", "usernames", "consistency", "code-text"})
 
 
 class ReusableChain:
@@ -40,10 +36,9 @@ class ReusableChain:
         setup = replace(self._setup, stats=stats)
         detectors = []
         for name, detector in self._steps:
-            if name in PER_INPUT:
-                with_stats = getattr(detector, "with_stats", None)
-                detector = with_stats(stats) if with_stats is not None \
-                    else BY_NAME[name].make(setup)
+            if BY_NAME[name].per_input:
+                shared = detector.with_stats(stats) if detector is not None else None
+                detector = shared if shared is not None else BY_NAME[name].make(setup)
             if detector is not None:
                 detectors.append(detector)
         return Analyzer(detectors)

@@ -7,6 +7,7 @@ the pooled figures, each with its leaking-post share.
 from collections import OrderedDict
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..errors import MmbdeidValueError
 from . import GROUPINGS
 from .gold import pooled_scores
 from .metrics import PostLeak, TokenMetrics, post_leak, token_metrics
@@ -15,7 +16,7 @@ from .metrics import PostLeak, TokenMetrics, post_leak, token_metrics
 def group_indices(labelled: Sequence, by: str) -> Dict[str, List[int]]:
     """Group key -> indices of the documents in it, in first-seen order."""
     if by not in GROUPINGS:
-        raise ValueError("by must be one of %s" % ", ".join(GROUPINGS))
+        raise MmbdeidValueError("by must be one of %s" % ", ".join(GROUPINGS))
     groups: Dict[str, List[int]] = OrderedDict()
     for index, item in enumerate(labelled):
         document = item.document

@@ -13,6 +13,7 @@ from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from ..files.corpora import LabelledDocument, training_labels
 from ..model import folds
 from ..model.folds import thread_groups
@@ -33,8 +34,8 @@ def train_dev_split(labelled: Sequence[LabelledDocument], dev_share: float,
     from sklearn.model_selection import GroupShuffleSplit
     groups = thread_groups([item.document for item in labelled])
     if len(set(groups)) < 2:
-        raise ValueError("a split needs at least 2 threads; the corpus has %d"
-                         % len(set(groups)))
+        raise MmbdeidValueError("a split needs at least 2 threads; the corpus has %d"
+                                % len(set(groups)))
     splitter = GroupShuffleSplit(n_splits=1, test_size=dev_share, random_state=seed)
     train, dev = next(splitter.split(np.zeros(len(groups)), groups=groups))
     return sorted(int(i) for i in train), sorted(int(i) for i in dev)
@@ -58,7 +59,7 @@ def fold_scores(labelled: Sequence[LabelledDocument], n_folds: int = 5,
     ``progress(fold)`` gives the progress callback of fold ``fold`` (1-based) for its
     training and scoring."""
     if n_folds < 2:
-        raise ValueError("cross-validation needs at least 2 folds")
+        raise MmbdeidValueError("cross-validation needs at least 2 folds")
     stats = CorpusStats.build(item.document for item in labelled)
     for number, held_out in enumerate(thread_folds(labelled, n_folds), 1):
         report = progress(number) if progress is not None else None

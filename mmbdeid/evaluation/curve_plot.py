@@ -4,6 +4,7 @@ there is room for it."""
 import math
 from typing import List, Optional, Sequence, Tuple
 
+from ..errors import MmbdeidValueError
 from ..files.atomic import atomic_binary_output
 from .metrics import PostLeak, TokenMetrics
 
@@ -58,7 +59,7 @@ def curve_figure(rows: Sequence[TokenMetrics], title: Optional[str] = None,
         raise InputError("plotting needs matplotlib: pip install 'mmbdeid[plot]'",
                          where) from None
     if leaks is not None and [k.threshold for k in leaks] != [r.threshold for r in rows]:
-        raise ValueError("post leaks do not match the rows' thresholds")
+        raise MmbdeidValueError("post leaks do not match the rows' thresholds")
 
     fig = Figure(figsize=SIZE, dpi=DPI)
     FigureCanvasAgg(fig)

@@ -15,6 +15,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from . import CHAINS
 from ..files.corpora import LabelledDocument, load_labelled
 from ..detect.analyzer import Analyzer
@@ -55,7 +56,7 @@ def document_scores(tagger, labelled: Sequence[LabelledDocument], stats=None,
     of those are measured and whose kinds' steps run (its threshold is left aside: every
     token is scored)."""
     if chain not in CHAINS:
-        raise ValueError("chain must be one of %s" % ", ".join(CHAINS))
+        raise MmbdeidValueError("chain must be one of %s" % ", ".join(CHAINS))
     analyzer = Analyzer.for_evaluation(tagger, stats, options, stages=CHAINS[chain])
     analyzer.prepare([document for document, _ in labelled])
     scores = []

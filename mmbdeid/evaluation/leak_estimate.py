@@ -9,6 +9,8 @@ it is ``1 - alpha ** (1 / n)``, the exact form of the "rule of three" (3/n)."""
 import math
 from typing import NamedTuple, Optional
 
+from ..errors import MmbdeidValueError
+
 CONFIDENCE = 0.95
 # the two-sided 95% normal quantile, Phi^-1(0.975)
 Z_95 = 1.959963984540054
@@ -89,7 +91,7 @@ def posts_for_bound(bound: float, leaks: int = 0, confidence: float = CONFIDENCE
     """The fewest posts for which ``leaks`` leaks give a one-sided upper bound strictly
     below ``bound`` (0 leaks, 1%: 299, where the rule of three says 300)."""
     if not 0.0 < bound < 1.0:
-        raise ValueError("the bound must be between 0 and 1, got %r" % bound)
+        raise MmbdeidValueError("the bound must be between 0 and 1, got %r" % bound)
     if leaks == 0:       # 1 - alpha^(1/n) < bound  <=>  n > log(alpha) / log(1 - bound)
         guess = max(1, math.floor(math.log(1 - confidence) / math.log1p(-bound)))
         while guess > 1 and upper_bound(0, guess - 1, confidence) < bound:
@@ -123,14 +125,14 @@ def posts_for_margin(margin: float, expected: Optional[float] = None,
     ``expected`` (None: 0.5, the worst case), by the normal approximation
     z^2 p (1 - p) / margin^2, rounded up."""
     if not 0.0 < margin < 1.0:
-        raise ValueError("the margin must be between 0 and 1, got %r" % margin)
+        raise MmbdeidValueError("the margin must be between 0 and 1, got %r" % margin)
     share = 0.5 if expected is None else expected
     if not 0.0 < share < 1.0:
-        raise ValueError("the expected share must be between 0 and 1, got %r" % share)
+        raise MmbdeidValueError("the expected share must be between 0 and 1, got %r" % share)
     # the product is rounded first, so 1.96^2 * 0.25 / 0.05^2 does not become 385.00001
     return max(1, math.ceil(round(z * z * share * (1 - share) / (margin * margin), 9)))
 
 
 def _check_counts(leaks: int, n: int) -> None:
     if n < 1 or not 0 <= leaks <= n:
-        raise ValueError("need 0 <= leaks <= n and n >= 1, got %d of %d" % (leaks, n))
+        raise MmbdeidValueError("need 0 <= leaks <= n and n >= 1, got %d of %d" % (leaks, n))

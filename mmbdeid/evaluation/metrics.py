@@ -28,6 +28,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
 from ..files.tables import REAL, WHOLE, Column, table_output
 from ..kinds import PERSON_LABELS
 
@@ -127,14 +128,14 @@ def post_name_minimum(gold_is_name: Sequence[bool],
     g = list(gold_is_name)
     s = list(scores)
     if len(g) != len(s):
-        raise ValueError("length mismatch: %d gold tokens, %d scores" % (len(g), len(s)))
+        raise MmbdeidValueError("length mismatch: %d gold tokens, %d scores" % (len(g), len(s)))
     lowest = math.inf
     for is_name, score in zip(g, s):
         if score is None or not is_name:
             continue
         score = float(score)
         if math.isnan(score):
-            raise ValueError("name probabilities contain NaN")
+            raise MmbdeidValueError("name probabilities contain NaN")
         lowest = min(lowest, score)
     return lowest
 
@@ -174,7 +175,7 @@ def leak_legend(leaks: Sequence[PostLeak]) -> str:
             "with a name, leak_all%% of all %d posts" % (first.with_names, first.posts))
 
 
-class UnreachableRecall(ValueError):
+class UnreachableRecall(MmbdeidValueError):
     """No threshold in (0, 1) reaches the requested recall.
 
     ``threshold`` is the lowest sensible threshold (it tags every token with a positive
@@ -210,14 +211,14 @@ def _as_bool(x) -> np.ndarray:
 def _as_prob(x) -> np.ndarray:
     a = np.asarray(x, dtype=float).reshape(-1)
     if a.size and np.isnan(a).any():
-        raise ValueError("name probabilities contain NaN")
+        raise MmbdeidValueError("name probabilities contain NaN")
     return a
 
 
 def _check_len(a: np.ndarray, b: np.ndarray) -> None:
     if a.shape[0] != b.shape[0]:
-        raise ValueError("length mismatch: %d gold tokens, %d predictions"
-                         % (a.shape[0], b.shape[0]))
+        raise MmbdeidValueError("length mismatch: %d gold tokens, %d predictions"
+                                % (a.shape[0], b.shape[0]))
 
 
 def token_metrics(gold_is_name: Sequence[bool], predicted_is_name: Sequence[bool],
@@ -285,14 +286,14 @@ def pick_threshold(gold_is_name: Sequence[bool], name_prob: Sequence[float],
     positive probability misses the target (names with probability 0 are never tagged).
     """
     if not (0.0 < target_recall <= 1.0):
-        raise ValueError("target recall must be in (0, 1], got %r" % (target_recall,))
+        raise MmbdeidValueError("target recall must be in (0, 1], got %r" % (target_recall,))
     g = _as_bool(gold_is_name)
     prob = _as_prob(name_prob)
     _check_len(g, prob)
     pos = np.sort(prob[g])
     n_pos = pos.size
     if n_pos == 0:
-        raise ValueError("no gold name tokens: recall is undefined")
+        raise MmbdeidValueError("no gold name tokens: recall is undefined")
     levels = np.unique(prob)  # ascending, distinct
     # recall when tagging prob >= levels[j]  (non-increasing in j)
     tp = n_pos - np.searchsorted(pos, levels, side="left")
@@ -333,7 +334,7 @@ def _fmt_threshold(t: Optional[float]) -> str:
 def _check_leaks(rows: Sequence[TokenMetrics], leaks: Optional[Sequence[PostLeak]]) -> None:
     if leaks is not None and (len(leaks) != len(rows) or any(
             r.threshold != k.threshold for r, k in zip(rows, leaks))):
-        raise ValueError("post leaks do not match the rows' thresholds")
+        raise MmbdeidValueError("post leaks do not match the rows' thresholds")
 
 
 def format_table(rows: Sequence[TokenMetrics],

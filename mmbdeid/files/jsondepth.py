@@ -8,6 +8,8 @@ before parsing: a bad record like any other. No real post's metadata comes near 
 import re
 from typing import Iterator
 
+from ..errors import MmbdeidValueError
+
 MAX_DEPTH = 100
 # a JSON string (skipped: brackets inside it do not nest), one left open (group 1 empty:
 # matched up to where it cannot go on, so that no later quote rescans it), or one bracket
@@ -15,7 +17,7 @@ _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*("?)|[\[\]{}]')
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-class TooDeep(ValueError):
+class TooDeep(MmbdeidValueError):
     """Arrays and objects nested deeper than the limit."""
 
 

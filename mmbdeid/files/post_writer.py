@@ -6,6 +6,7 @@ import json
 import math
 from typing import IO, Any, Iterator, List, Optional, Sequence
 
+from ..errors import MmbdeidValueError
 from .atomic import atomic_binary_output, atomic_output
 from .formats import PARQUET, TEXT_KINDS, post_format, split_format
 from .postfile import FieldNames, field_names_of, format_of
@@ -29,8 +30,8 @@ class RecordWriter:
                  names: FieldNames = FieldNames()):
         fmt = split_format(fmt)[0]       # compression is the handle's business
         if fmt not in TEXT_KINDS:
-            raise ValueError("unknown output format %r (expected %s)"
-                             % (fmt, ", ".join(TEXT_KINDS)))
+            raise MmbdeidValueError("unknown output format %r (expected %s)"
+                                    % (fmt, ", ".join(TEXT_KINDS)))
         self.handle = handle
         self.format = fmt
         self.names = names
@@ -59,7 +60,8 @@ class RecordWriter:
             self._write_header()
         unknown = [name for name in fields if name not in self.fieldnames]
         if unknown:
-            raise ValueError("field %r is not in the CSV header %r" % (unknown[0], self.fieldnames))
+            raise MmbdeidValueError("field %r is not in the CSV header %r"
+                                    % (unknown[0], self.fieldnames))
         self._csv.writerow([_csv_cell(fields.get(name)) for name in self.fieldnames])
 
 

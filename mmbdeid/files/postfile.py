@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, Optional, Tuple, Union
 
+from ..errors import MmbdeidValueError
+
 DEFAULT_ID, DEFAULT_TEXT = "id", "text"
 
 
@@ -24,9 +26,9 @@ class FieldNames:
 
     def __post_init__(self):
         if not self.id or not self.text:
-            raise ValueError("a field name may not be empty")
+            raise MmbdeidValueError("a field name may not be empty")
         if self.id == self.text:
-            raise ValueError("the id and the text field are both %r" % self.id)
+            raise MmbdeidValueError("the id and the text field are both %r" % self.id)
 
     @property
     def is_default(self) -> bool:

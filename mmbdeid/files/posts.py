@@ -18,7 +18,7 @@ import json
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional,
                     Tuple)
 
-from ..errors import InputError
+from ..errors import InputError, MmbdeidValueError
 from .formats import (CONLL_EXTENSIONS, CSV_EXTENSIONS, JSONL_EXTENSIONS, PARQUET,
                       POST_FORMATS, TSV_EXTENSIONS, corpus_format, post_format, split_format)
 from .jsondepth import TooDeep, check_depth
@@ -77,7 +77,7 @@ OnBad = Callable[[BadRecord], Any]
 _NAME_FIELDS = ("id", "board", "thread", "author", "parent")
 
 
-class _NotStandardJson(ValueError):
+class _NotStandardJson(MmbdeidValueError):
     """Valid for Python's json module, but data would be lost or misread."""
 
 

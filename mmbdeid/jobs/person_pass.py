@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Iterator, List, Optional, Sequence, Tuple
 
+from ..errors import MmbdeidValueError
 from ..kinds import PERSON_LABELS
 from ..output.operators import OPERATORS, SurrogateOperator
 from ..spans import Span, join
@@ -51,7 +52,7 @@ class ChunkMentions:
         from ..people.resolver import Resolver
         from .consistency import ChunkExtender
         if hashlib.sha256(payload).hexdigest() != digest:
-            raise ValueError("the person map arrived damaged")
+            raise MmbdeidValueError("the person map arrived damaged")
         people, members, scope = pickle.loads(payload)
         self.finder = MentionFinder(member_name_forms(people), detection.chain.allow,
                                     detection.chain.steps, hand_added=hand_added_forms(people))

@@ -64,6 +64,7 @@ import numpy as np
 from rapidfuzz.distance import DamerauLevenshtein
 from rapidfuzz.process import cpdist
 
+from ..errors import MmbdeidValueError
 from .deletes import (CLOSE_POSITIONS, CODED_POSITIONS, ID_BITS, LOW_HALF, DeleteTable,
                       deletes_per_word, group_hashes, pack, pair_codes, query_hashes)
 
@@ -98,7 +99,7 @@ class FuzzyIndex:
     def __init__(self, words: Iterable[str], max_distance: int = 2,
                  tags: Optional[Mapping[str, int]] = None) -> None:
         if max_distance not in (0, 1, 2):
-            raise ValueError("max_distance must be 0, 1 or 2")
+            raise MmbdeidValueError("max_distance must be 0, 1 or 2")
         self.max_distance = max_distance
         self._words = sorted({w for w in words if w})
         self._exact = frozenset(self._words)

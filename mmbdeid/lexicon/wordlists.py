@@ -17,6 +17,8 @@ import importlib.resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Union
 
+from ..errors import MmbdeidValueError
+
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
@@ -82,7 +84,7 @@ def load_wordlist(name: str) -> frozenset[str]:
     """
     known = WORDLISTS + KEEP_LISTS + RULE_LISTS + CASED_LISTS
     if name not in known:
-        raise ValueError(f"unknown word list {name!r}; available: {', '.join(known)}")
+        raise MmbdeidValueError(f"unknown word list {name!r}; available: {', '.join(known)}")
     if name == "nicknames":
         return frozenset(n for canonical, nicks in _nickname_rows() for n in (canonical, *nicks))
     return frozenset(fields[0] for fields in _rows(f"{name}.txt"))
@@ -133,7 +135,7 @@ def load_gazetteer(name: str, column: int = 1) -> dict[str, str]:
     the population. Multi-word entries are whole names (``new york``).
     """
     if name not in GAZETTEERS:
-        raise ValueError(f"unknown gazetteer {name!r}; available: {', '.join(GAZETTEERS)}")
+        raise MmbdeidValueError(f"unknown gazetteer {name!r}; available: {', '.join(GAZETTEERS)}")
     return {fields[0]: fields[column] if len(fields) > column else ""
             for fields in _rows(f"{name}.txt")}
 

@@ -10,6 +10,8 @@ repeated (:func:`repeat_count`) until they are about a third of the training tok
 from importlib import resources
 from typing import Dict, List, Sequence, Tuple
 
+from ..errors import MmbdeidValueError
+
 # The base's files, in training order (tools/build_default_model.sh trains on the same).
 BASES: Dict[str, Tuple[str, ...]] = {
     "default": ("health_boards.annotated.jsonl.gz", "wnut17train.conll.gz",
@@ -23,7 +25,7 @@ MAX_REPEATS = 50        # a 20-post sample is not worth 50 copies of anything mo
 def base_paths(name: str) -> List[str]:
     """The paths of the base corpus ``name``'s files inside the installed package."""
     if name not in BASES:
-        raise ValueError("unknown base %r (known: %s)" % (name, ", ".join(sorted(BASES))))
+        raise MmbdeidValueError("unknown base %r (known: %s)" % (name, ", ".join(sorted(BASES))))
     folder = resources.files("mmbdeid.bundled").joinpath("base_corpora")
     return [str(folder.joinpath(file)) for file in BASES[name]]
 

@@ -105,14 +105,6 @@ class ContextTable:
             ours[_HIGH] += theirs[_HIGH]
             ours[_CAPITAL] += theirs[_CAPITAL]
 
-    def without_posts(self) -> "ContextTable":
-        """The table without its post scope (a post's own entries are rebuilt per post:
-        a dump's table need not keep them)."""
-        table = ContextTable()
-        table.entries = {key: entry for key, entry in self.entries.items()
-                         if key[0][0] != "post"}
-        return table
-
     @classmethod
     def of(cls, documents: Sequence, scores: Sequence[Scores]) -> "ContextTable":
         table = cls()

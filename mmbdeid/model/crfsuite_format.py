@@ -34,6 +34,8 @@ from typing import Dict, FrozenSet, List, NamedTuple, Optional
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
+
 MAGIC = b"lCRF"
 MODEL_TYPE = b"FOMC"
 VERSION = 100
@@ -50,7 +52,7 @@ CQDB_DATA = CQDB_HEADER.size + 8 * CQDB_TABLES   # where the records start
 MAX_LABELS = 256
 
 
-class CrfsuiteFormatError(ValueError):
+class CrfsuiteFormatError(MmbdeidValueError):
     """The bytes are not a crfsuite CRF1d model that crfsuite can read safely."""
 
 

@@ -10,6 +10,8 @@ from typing import Hashable, List, Sequence
 
 import numpy as np
 
+from ..errors import MmbdeidValueError
+
 
 def thread_groups(documents: Sequence) -> List[str]:
     """One group key per document: its board and thread, or the document alone (CoNLL
@@ -24,8 +26,8 @@ def group_folds(groups: Sequence[Hashable], n_folds: int) -> List[List[int]]:
     from sklearn.model_selection import GroupKFold  # imported here: a scrub never folds
     distinct = set(groups)
     if len(distinct) < n_folds:
-        raise ValueError("%d folds need at least %d threads; the corpus has %d"
-                         % (n_folds, n_folds, len(distinct)))
+        raise MmbdeidValueError("%d folds need at least %d threads; the corpus has %d"
+                                % (n_folds, n_folds, len(distinct)))
     # Numbered in sorted order (by repr where keys do not compare, as tuples of mixed
     # types), so that keys of any kind fold as GroupKFold folds strings.
     try:

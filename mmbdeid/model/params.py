@@ -11,6 +11,8 @@ pipelines, which only ask for ``get_params``/``set_params``, still work with it.
 import inspect
 from typing import Dict, List
 
+from ..errors import MmbdeidValueError
+
 
 class Parameters:
     """``get_params``/``set_params`` as ``BaseEstimator`` has them (not nested ``a__b``
@@ -30,8 +32,8 @@ class Parameters:
         valid = self._get_param_names()
         for name, value in params.items():
             if name not in valid:
-                raise ValueError("Invalid parameter %r for estimator %s. Valid parameters "
-                                 "are: %r." % (name, type(self).__name__, valid))
+                raise MmbdeidValueError("Invalid parameter %r for estimator %s. Valid parameters "
+                                        "are: %r." % (name, type(self).__name__, valid))
             setattr(self, name, value)
         return self
 

@@ -52,7 +52,7 @@ import warnings
 from collections import Counter
 from typing import Dict, Iterable, Optional, Sequence, Tuple
 
-from ..errors import InputError
+from ..errors import InputError, MmbdeidTypeError
 from .counting import PartialCounts
 from .stats import CorpusStats, LruCache
 from .stats_builder import TOP_KEEP_MIN, TOP_KEEP_SHARE
@@ -337,8 +337,8 @@ class CombinedStats:
         return getattr(self.own, name)
 
     def __getstate__(self):
-        raise TypeError("CombinedStats holds a database connection: pass the statistics "
-                        "file path to other processes and combine it there")
+        raise MmbdeidTypeError("CombinedStats holds a database connection: pass the statistics "
+                               "file path to other processes and combine it there")
 
 
 def with_reference(stats: Optional[CorpusStats]) -> Optional[CombinedStats]:

@@ -36,7 +36,7 @@ import sqlite3
 from collections import OrderedDict
 from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
 
-from ..errors import InputError
+from ..errors import InputError, MmbdeidTypeError
 from ..files.atomic import atomic_path
 from .dump_fingerprint import SOURCE_KEYS
 from .stats_builder import StatsBuilder
@@ -194,8 +194,8 @@ class CorpusStats:
         return users
 
     def __getstate__(self):
-        raise TypeError("CorpusStats holds a database connection: pass its file path to "
-                        "other processes and load it there")
+        raise MmbdeidTypeError("CorpusStats holds a database connection: pass its file path to "
+                               "other processes and load it there")
 
 
 def build_store(fill: Callable[[StatsBuilder], None], path: Optional[str] = None,

@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Sequence
 import pycrfsuite
 
 from .. import checks
-from ..errors import InputError
+from ..errors import InputError, MmbdeidRuntimeError, MmbdeidTypeError, MmbdeidValueError
 from .context import ContextTable, context_items
 from .crfsuite_format import check_model_bytes
 from .features import Featurizer
@@ -84,8 +84,8 @@ class NameTagger(Parameters):
         for name, value in self._hyperparameters().items():
             PARAM_CHECKS[name](value, name)
         if self.metadata is not None and not isinstance(self.metadata, dict):
-            raise TypeError("metadata must be a dict or None, not %s"
-                            % checks.kind_of(self.metadata))
+            raise MmbdeidTypeError("metadata must be a dict or None, not %s"
+                                   % checks.kind_of(self.metadata))
         return self
 
     # -- learning -------------------------------------------------------------------
@@ -112,10 +112,11 @@ class NameTagger(Parameters):
             stats = built_stats
         for document, seq in zip(documents, labels):
             if len(seq) != len(document):
-                raise ValueError("labels and tokens differ in length")
+                raise MmbdeidValueError("labels and tokens differ in length")
             unknown = set(seq) - set(LABELS)
             if unknown:
-                raise ValueError("unknown labels %s; expected %s" % (sorted(unknown), LABELS))
+                raise MmbdeidValueError("unknown labels %s; expected %s"
+                                        % (sorted(unknown), LABELS))
         featurizer = Featurizer(stats, window=self.window)
         copies, copy_labels = with_lowercase_copies(documents, labels, self.lowercase_share,
                                                     self.random_state)
@@ -179,12 +180,15 @@ class NameTagger(Parameters):
         return metadata
 
     # -- tagging --------------------------------------------------------------------
+    def _fitted_model_bytes(self) -> bytes:
+        if not hasattr(self, "model_bytes_"):
+            raise MmbdeidRuntimeError("NameTagger is not fitted")
+        return self.model_bytes_
+
     def _crf_tagger(self) -> pycrfsuite.Tagger:
         if getattr(self, "_tagger", None) is None:
-            if not hasattr(self, "model_bytes_"):
-                raise RuntimeError("NameTagger is not fitted")
             tagger = pycrfsuite.Tagger()
-            tagger.open_inmemory(self.model_bytes_)
+            tagger.open_inmemory(self._fitted_model_bytes())
             self._tagger = tagger
         return self._tagger
 
@@ -256,7 +260,7 @@ class NameTagger(Parameters):
         with a feature), not from python-crfsuite's ``Tagger.info()``: that dumps the
         whole model as text into a temporary file, which a killed process leaves behind."""
         if getattr(self, "_known_attributes", None) is None:
-            attributes = check_model_bytes(self.model_bytes_).attributes
+            attributes = check_model_bytes(self._fitted_model_bytes()).attributes
             self._known_attributes = frozenset(attributes.split("\0")[:-1])
         return self._known_attributes
 

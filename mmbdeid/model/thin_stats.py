@@ -12,6 +12,7 @@ its store.
 """
 from typing import Dict, FrozenSet, Optional, Sequence, Tuple
 
+from ..errors import MmbdeidValueError
 from .counting import PartialCounts
 from .reference import reference_stats
 from .stats import CorpusStats
@@ -70,7 +71,7 @@ class ThinStats:
         """Only a board without counts is asked for (the others are combined from their
         counts): no ranks, no terms."""
         if kind != "board" or document in self._documents["board"]:
-            raise ValueError("the ranks of a thin input are combined from its counts")
+            raise MmbdeidValueError("the ranks of a thin input are combined from its counts")
         return {}, 0
 
     def users_by_board(self) -> Dict[str, FrozenSet[str]]:

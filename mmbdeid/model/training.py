@@ -9,6 +9,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import pycrfsuite
 
+from ..errors import MmbdeidValueError
 from ..kinds import PERSON_LABELS
 
 # Training progress: (what is counted: "features" or "iterations", done, total).
@@ -34,23 +35,23 @@ def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
     posts = list(posts)
     if all(isinstance(p, Document) for p in posts):
         if labels is None:
-            raise ValueError("tokenised documents need labels (one per token)")
+            raise MmbdeidValueError("tokenised documents need labels (one per token)")
         return posts, labels, None
     if labels is None:
         if not all(isinstance(p, dict) and "spans" in p for p in posts):
-            raise ValueError("without labels, every post must be a dict with 'text' and "
-                             "'spans'")
+            raise MmbdeidValueError("without labels, every post must be a dict with 'text' and "
+                                    "'spans'")
         labels = [p["spans"] for p in posts]
     labels = list(labels)
     if len(labels) != len(posts):
-        raise ValueError("%d posts but %d label lists" % (len(posts), len(labels)))
+        raise MmbdeidValueError("%d posts but %d label lists" % (len(posts), len(labels)))
     documents, token_labels = [], []
     for number, (post, spans) in enumerate(zip(posts, labels), 1):
         if isinstance(post, str):
             post = {"text": post}
         if not isinstance(post, dict) or not isinstance(post.get("text"), str):
-            raise ValueError("post %d: expected a text, a Document or a dict with a 'text' "
-                             "string" % number)
+            raise MmbdeidValueError("post %d: expected a text, a Document or a dict with a 'text' "
+                                    "string" % number)
         document = Document.from_post(post)
         gold = []
         for span in spans:
@@ -60,11 +61,12 @@ def as_training_data(posts: Sequence, labels: Optional[Sequence] = None):
                 span = (span.start, span.end, span.label)
             start, end, label = span
             if label not in PERSON_LABELS:
-                raise ValueError("post %d: span label %r is not one of %s"
-                                 % (number, label, ", ".join(PERSON_LABELS)))
+                raise MmbdeidValueError("post %d: span label %r is not one of %s"
+                                        % (number, label, ", ".join(PERSON_LABELS)))
             if not (isinstance(start, int) and isinstance(end, int)
                     and 0 <= start < end <= len(document.original_text)):
-                raise ValueError("post %d: span %r-%r outside the text" % (number, start, end))
+                raise MmbdeidValueError("post %d: span %r-%r outside the text"
+                                        % (number, start, end))
             gold.append(Span(label, start, end, 1.0, GOLD))
         documents.append(document)
         labels_of_tokens = labels_from_spans(document.original_offsets, gold)

@@ -26,7 +26,6 @@ DEFAULT_LABELS = tuple(kind.label for kind in KINDS
                        if kind.person or kind.label not in DEFAULT_KINDS)
 MAX_LABELS = 9                          # keys 1 to 9
 SPANS_FIELD = "spans"
-META_FIELDS = ("author", "thread", "board")
 
 
 class AnnotatedSpan(NamedTuple):

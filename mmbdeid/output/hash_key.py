@@ -19,7 +19,7 @@ import unicodedata
 from hashlib import sha256
 from typing import Mapping, Optional
 
-from ..errors import InputError
+from ..errors import InputError, MmbdeidTypeError, MmbdeidValueError
 from ..text.placeholders import HASH_DIGITS
 
 ENVIRONMENT_VARIABLE = "MMBDEID_HASH_KEY"
@@ -46,10 +46,10 @@ class HashKey:
             key = key.encode("utf-8")
         if not isinstance(key, (bytes, bytearray)):
             # (the value itself is never put in a message)
-            raise TypeError("hash_key must be bytes or a string, not %s"
-                            % type(key).__name__)
+            raise MmbdeidTypeError("hash_key must be bytes or a string, not %s"
+                                   % type(key).__name__)
         if len(key) < MIN_KEY_BYTES:
-            raise ValueError("the hash key is shorter than %d bytes" % MIN_KEY_BYTES)
+            raise MmbdeidValueError("the hash key is shorter than %d bytes" % MIN_KEY_BYTES)
         self._key = bytes(key)
 
     def __repr__(self) -> str:
@@ -134,11 +134,11 @@ def key_from_environment(environ: Optional[Mapping[str, str]] = None) -> Optiona
     if value is None:
         return None
     if not value:
-        raise ValueError("the environment variable %s is empty" % ENVIRONMENT_VARIABLE)
+        raise MmbdeidValueError("the environment variable %s is empty" % ENVIRONMENT_VARIABLE)
     try:
         return HashKey(value.encode("utf-8", "surrogateescape"))
     except ValueError as error:
-        raise ValueError("%s: %s" % (ENVIRONMENT_VARIABLE, error)) from None
+        raise MmbdeidValueError("%s: %s" % (ENVIRONMENT_VARIABLE, error)) from None
 
 
 def find_key(path: Optional[str] = None,

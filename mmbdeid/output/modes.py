@@ -8,6 +8,7 @@ modes link names across a whole dump first, which the command line's ``scrub`` d
 from typing import Any
 
 from ..checks import kind_of
+from ..errors import MmbdeidTypeError, MmbdeidValueError
 from .hash_key import ENVIRONMENT_VARIABLE, MIN_KEY_BYTES, HashKey, key_from_environment
 from .operators import OPERATORS, CallableOperator, Operator, post_operator
 
@@ -19,23 +20,23 @@ def operator_for(mode: Any, hash_key: Any = None) -> Operator:
     :class:`~mmbdeid.output.hash_key.HashKey`; None reads the environment variable."""
     if isinstance(mode, Operator):
         if mode.needs_people:
-            raise ValueError(_people_message(mode.name))
+            raise MmbdeidValueError(_people_message(mode.name))
         operator = mode
     elif isinstance(mode, str):
         if mode not in OPERATORS:
-            raise ValueError("mode must be one of %s, or an operator, got %r"
-                             % (", ".join(OPERATORS), mode))
+            raise MmbdeidValueError("mode must be one of %s, or an operator, got %r"
+                                    % (", ".join(OPERATORS), mode))
         if OPERATORS[mode].needs_people:
-            raise ValueError(_people_message(mode))
+            raise MmbdeidValueError(_people_message(mode))
         key = _key(hash_key) if OPERATORS[mode].keyed else None
         operator = post_operator(mode, key)
     elif callable(mode) and not isinstance(mode, type):
         operator = CallableOperator(mode)
     else:
-        raise TypeError("mode must be a mode's name, an Operator or a function, not %s"
-                        % kind_of(mode))
+        raise MmbdeidTypeError("mode must be a mode's name, an Operator or a function, not %s"
+                               % kind_of(mode))
     if hash_key is not None and not operator.keyed:
-        raise ValueError("hash_key goes with mode='hash'")
+        raise MmbdeidValueError("hash_key goes with mode='hash'")
     return operator
 
 
@@ -46,8 +47,8 @@ def _key(hash_key: Any) -> HashKey:
         return HashKey(hash_key)
     key = key_from_environment()
     if key is None:
-        raise ValueError("mode 'hash' needs a key of at least %d bytes: hash_key=... or the "
-                         "environment variable %s" % (MIN_KEY_BYTES, ENVIRONMENT_VARIABLE))
+        raise MmbdeidValueError("mode 'hash' needs a key of at least %d bytes: hash_key=... or the "
+                                "environment variable %s" % (MIN_KEY_BYTES, ENVIRONMENT_VARIABLE))
     return key
 
 

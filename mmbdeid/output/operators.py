@@ -34,6 +34,7 @@ from typing import (Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple,
                     Type)
 
 from ..checks import kind_of
+from ..errors import MmbdeidTypeError, MmbdeidValueError
 from ..kinds import BY_LABEL, PERSON_LABELS, placeholder
 from ..lexicon.wordlists import load_wordlist
 from ..people.mentions import Mention
@@ -137,7 +138,7 @@ class HashOperator(PostOperator):
 
     def __init__(self, hash_key: HashKey):
         if not isinstance(hash_key, HashKey):
-            raise TypeError("the hash operator needs a HashKey, not %s" % kind_of(hash_key))
+            raise MmbdeidTypeError("the hash operator needs a HashKey, not %s" % kind_of(hash_key))
         self.hash_key = hash_key
 
     def value(self, label: str, original: str) -> str:
@@ -159,7 +160,7 @@ class CallableOperator(PostOperator):
 
     def __init__(self, function: Callable[[str, str], str], author: bool = False):
         if not callable(function):
-            raise TypeError("the operator must be callable, not %s" % kind_of(function))
+            raise MmbdeidTypeError("the operator must be callable, not %s" % kind_of(function))
         self.function = function
         self.author = author
 
@@ -167,8 +168,8 @@ class CallableOperator(PostOperator):
         result = self.function(label, original)
         if not isinstance(result, str):
             # (the original is not shown: a message must not carry an identifier)
-            raise TypeError("the operator %s returned %s for a %s; it must return a str"
-                            % (_function_name(self.function), kind_of(result), label))
+            raise MmbdeidTypeError("the operator %s returned %s for a %s; it must return a str"
+                                   % (_function_name(self.function), kind_of(result), label))
         return result
 
     def author_value(self, author):
@@ -318,7 +319,6 @@ OPERATORS: Dict[str, Type[Operator]] = {
     operator.name: operator
     for operator in (PlaceholderOperator, MaskOperator, HashOperator, PseudonymOperator,
                      SurrogateOperator)}
-MODES = tuple(OPERATORS)        # the shipped modes (OPERATORS: with those registered)
 _MODE_NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
 
@@ -328,14 +328,14 @@ def register_operator(operator: Type[Operator]) -> Type[Operator]:
     take it; returns the class (a decorator). A per-post operator must be built without
     arguments; a ``PersonOperator``'s constructor takes those of the person modes."""
     if not (isinstance(operator, type) and issubclass(operator, Operator)):
-        raise TypeError("an operator must be a subclass of Operator, not %s"
-                        % kind_of(operator))
+        raise MmbdeidTypeError("an operator must be a subclass of Operator, not %s"
+                               % kind_of(operator))
     name = operator.name
     if not isinstance(name, str) or not _MODE_NAME.fullmatch(name):
-        raise ValueError("an operator's name must be a lower-case word (letters, digits, "
-                         "- and _), got %r" % (name,))
+        raise MmbdeidValueError("an operator's name must be a lower-case word (letters, digits, "
+                                "- and _), got %r" % (name,))
     if OPERATORS.get(name, operator) is not operator:
-        raise ValueError("an operator named %r is registered already" % name)
+        raise MmbdeidValueError("an operator named %r is registered already" % name)
     OPERATORS[name] = operator
     return operator
 
@@ -345,8 +345,8 @@ def post_operator(mode: str, hash_key: Optional[HashKey] = None) -> Operator:
     run's hash key where it takes one."""
     operator = OPERATORS[mode]
     if operator.needs_people:
-        raise ValueError("mode %r links people across the dump: only the command line's "
-                         "scrub runs it" % mode)
+        raise MmbdeidValueError("mode %r links people across the dump: only the command line's "
+                                "scrub runs it" % mode)
     return operator(hash_key) if operator.keyed else operator()
 
 

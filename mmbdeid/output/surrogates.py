@@ -40,6 +40,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from faker import Faker
 
+from ..errors import MmbdeidRuntimeError, MmbdeidValueError
 from ..people.gender import GENDERS, fits, name_gender, username_gender_name
 from .identifier_surrogates import IdentifierSurrogates
 from .surrogate_names import Identity, PersonNames, name_lexicon, name_shape, render_name
@@ -79,7 +80,7 @@ class _NamePool:
         self.cum_weights = list(itertools.accumulate(weighted.values()))
         self.extra = sorted(extra)  # sorted: set order is not stable across processes
         if not self.names and not self.extra:
-            raise ValueError("every candidate name is reserved; nothing left to draw from")
+            raise MmbdeidValueError("every candidate name is reserved; nothing left to draw from")
 
     def draw(self, rng: random.Random, attempt: int = 0, patience: int = FAKER_DRAWS) -> str:
         """A name; after ``patience`` failed attempts, from the long lexicon."""
@@ -102,7 +103,7 @@ def _person_provider(faker: Faker):
     for provider in faker.factories[0].get_providers():
         if provider.__provider__ == "faker.providers.person":
             return provider
-    raise ValueError("Faker locale without a person provider")
+    raise MmbdeidValueError("Faker locale without a person provider")
 
 
 def _weighted(names: Union[Mapping[str, float], Sequence[str]], excluded: frozenset[str],
@@ -286,7 +287,7 @@ class SurrogateFactory(IdentifierSurrogates):
         elif last is None:
             last = next(lasts, None)
         if first is None or last is None:
-            raise RuntimeError(f"no unique fake name left for person {person!r}")
+            raise MmbdeidRuntimeError(f"no unique fake name left for person {person!r}")
         return self._take(first, last, middle_initial)
 
     def _take(self, first: str, last: str, middle_initial: str) -> Identity:
@@ -338,7 +339,7 @@ class SurrogateFactory(IdentifierSurrogates):
             if self._username_stem_ok(parts):
                 self._taken_username_stems.add("".join(parts))
                 return parts
-        raise RuntimeError(f"no unique fake username left for person {person!r}")
+        raise MmbdeidRuntimeError(f"no unique fake username left for person {person!r}")
 
     def username(self, person: str, original: str) -> str:
         """The person's fake username, shaped like ``original``: same number of digits

@@ -33,6 +33,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from ..errors import MmbdeidValueError
 from ..spans import Span
 from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
 from .gender_cues import title_gender
@@ -75,7 +76,7 @@ class Linker:
 
     def __init__(self, scope: str = "board"):
         if scope not in SCOPES:
-            raise ValueError("scope must be one of %s" % ", ".join(SCOPES))
+            raise MmbdeidValueError("scope must be one of %s" % ", ".join(SCOPES))
         self.scope = scope
         self.scopes = ScopeIndex()
         self._authors: Dict[str, int] = {}                 # username -> first-post order

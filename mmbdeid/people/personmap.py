@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Dict, Iterable, Iterator, List, Optional, Set
 
-from ..errors import InputError
+from ..errors import InputError, MmbdeidValueError
 
 HEADER = """\
 # mmbdeid person map. SECRET: it links pseudonyms to real names and usernames.
@@ -107,7 +107,7 @@ class PersonMap:
 
     def add(self, person: Person) -> Person:
         if person.id in self._people:
-            raise ValueError("duplicate person id %r" % person.id)
+            raise MmbdeidValueError("duplicate person id %r" % person.id)
         self._people[person.id] = person
         self._order[person.id] = len(self._order)
         for username in person.usernames:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
+from ..errors import MmbdeidValueError
 from ..lexicon.names import first_names
 from .gender import name_gender
 from .gender_cues import title_gender
@@ -166,7 +167,7 @@ class Resolver:
         afresh; otherwise the answer stands, and its warning is given as resolving would
         give it."""
         if self._added is None:
-            raise ValueError("settle() needs the map fixed first (fix())")
+            raise MmbdeidValueError("settle() needs the map fixed first (fix())")
         if self._added_a_member:            # routes by username and author may differ
             return self.resolve(mention, fields)
         if isinstance(answer, str):

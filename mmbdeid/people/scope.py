@@ -7,6 +7,8 @@ import bisect
 from collections import defaultdict
 from typing import Dict, List, Optional, Set, Tuple
 
+from ..errors import MmbdeidValueError
+
 SCOPES = ("thread", "board", "dump")
 ADDRESSEE_WINDOW = 50       # earlier posters of a thread a name addressed may be
 ADDRESSEE_SCAN = 500        # posts looked back through for them (long two-person threads)
@@ -43,7 +45,7 @@ class GroupMembers:
         return username in posters
 
     def addressees(self, fields: dict) -> List[str]:
-        raise ValueError("the addressees of a post come with it: GroupMembers has no posts")
+        raise MmbdeidValueError("the addressees of a post come with it: GroupMembers has no posts")
 
 
 class ScopeIndex(GroupMembers):

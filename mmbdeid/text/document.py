@@ -22,11 +22,10 @@ from .placeholders import find_placeholders, stand_in
 from .tokenize import offsets_and_tokens
 
 # A paragraph is a run of text between line breaks: on boards, greetings and sign-offs
-# ("Hi Kay," / "Hugs,\nBarb") usually sit on lines of their own.
-_LINE_BREAK = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
-# One of its characters: finding these one by one is quicker than finding the runs, and
-# gives the same paragraphs (a run lies between two tokens or inside one, so a token
-# follows one of its characters exactly when it follows its start).
+# ("Hi Kay," / "Hugs,\nBarb") usually sit on lines of their own. The line-break characters
+# are found one by one, quicker than the runs and giving the same paragraphs (a run lies
+# between two tokens or inside one, so a token follows one of its characters exactly when
+# it follows its start).
 _LINE_BREAK_CHARACTER = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]")
 
 

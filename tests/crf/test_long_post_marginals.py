@@ -23,11 +23,11 @@ from mmbdeid.crf.marginals import ChainModel, ExactTagger, chain_model
 from mmbdeid.detect.crf import CrfDetector
 from mmbdeid.model import features
 from mmbdeid.model.features import Featurizer
-from mmbdeid.text.document import _LINE_BREAK, Document
+from mmbdeid.text.document import Document
 from mmbdeid.text.patterns import find_identifiers
 from mmbdeid.text.tokenize import span_tokenize
 
-from documents import document_of_tokens
+from documents import LINE_BREAKS, document_of_tokens
 
 from paths import DEMO_DUMP, SAMPLE_CORPUS
 SAMPLES = [DEMO_DUMP, SAMPLE_CORPUS]
@@ -243,7 +243,7 @@ def _document_before(text: str):
     identifiers = find_identifiers(text)
     offsets = span_tokenize(text, [(s.start, s.end) for s in identifiers])
     label_at = {(s.start, s.end): s.label for s in identifiers}
-    breaks = [m.start() for m in _LINE_BREAK.finditer(text)]
+    breaks = [m.start() for m in LINE_BREAKS.finditer(text)]
     ids, renumbered, previous, current = [bisect_left(breaks, s) for s, _ in offsets], [], None, -1
     for pid in ids:
         if pid != previous:

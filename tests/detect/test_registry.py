@@ -13,7 +13,7 @@ from stand_in_model import WordTagger, scrub
 
 
 def test_every_step_is_named_once_with_a_stage_an_effect_and_help():
-    assert len(set(STEP_NAMES)) == len(STEPS)
+    assert len({step.name for step in STEPS}) == len(STEPS) == len(BY_NAME)
     for step in STEPS:
         assert step.stage in STAGES
         assert step.effect in ("remove", "keep", "raise")
@@ -109,7 +109,7 @@ def test_the_steps_command_lists_every_step_in_order(capsys):
     from mmbdeid.cli import main
     assert main(["steps"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == list(STEP_NAMES)
+    assert [line.split()[0] for line in lines] == [step.name for step in STEPS]
     assert lines[STEP_NAMES.index("drugs")].split()[1:3] == ["filter", "keep"]
 
 

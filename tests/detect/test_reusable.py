@@ -6,7 +6,7 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.options import ChainOptions
 from mmbdeid.detect.registry import BY_NAME, STEP_NAMES, Setup, named_steps
-from mmbdeid.detect.reusable import PER_INPUT, ReusableChain
+from mmbdeid.detect.reusable import ReusableChain
 from mmbdeid.kinds import LABELS
 from mmbdeid.model.reference import with_reference
 from mmbdeid.model.stats import CorpusStats
@@ -47,7 +47,7 @@ def test_shared_steps_are_built_once_and_the_per_input_ones_each_time(default_ta
     first, second = (chain.analyzer(with_reference(CorpusStats.build(documents)))
                      for documents in inputs[:2])
     assert len(first.detectors) == len(second.detectors)
-    per_input = tuple(BY_NAME[name].detector for name in PER_INPUT)
+    per_input = tuple(step.detector for step in BY_NAME.values() if step.per_input)
     for one, other in zip(first.detectors, second.detectors):
         assert (one is other) == (not isinstance(one, per_input)), one
 
@@ -60,7 +60,7 @@ class _Untouchable:
 
 
 def test_no_step_outside_per_input_reads_the_statistics(default_tagger, inputs):
-    names = [name for name in STEP_NAMES if name not in PER_INPUT]
+    names = [name for name in STEP_NAMES if not BY_NAME[name].per_input]
     every_kind = Setup(default_tagger, _Untouchable(), ChainOptions(kinds=LABELS))
     detectors = [d for _, d in named_steps(names, every_kind) if d is not None]
     assert len(detectors) >= len(names) - 2         # (allow and deny need terms)

@@ -12,10 +12,12 @@ import re
 import pytest
 
 from mmbdeid.spans import PATTERN, Span, resolve_overlaps
-from mmbdeid.text import document, patterns
+from mmbdeid.text import patterns
 from mmbdeid.text import tokenize as T
 from mmbdeid.text.document import Document
 from mmbdeid.text.normalize import normalize
+
+from documents import LINE_BREAKS
 
 # --- the plain formulation ---------------------------------------------------------------
 
@@ -49,7 +51,7 @@ def ref_span_tokenize(text, protected=()):
 
 
 def ref_paragraph_ids(text, offsets):
-    breaks = [m.start() for m in document._LINE_BREAK.finditer(text)]
+    breaks = [m.start() for m in LINE_BREAKS.finditer(text)]
     seen = [sum(1 for b in breaks if b < start) for start, _ in offsets]
     renumbered = {value: index for index, value in enumerate(sorted(set(seen)))}
     return [renumbered[value] for value in seen]
