@@ -26,6 +26,8 @@ the input were part of a large dump, the reference (the model's training corpora
   comes from the reference's users (each reference document without an author counts as one
   user); otherwise the input's own ranks.
 * Usernames (board and thread) always come from the input alone: the reference has none.
+* Whichever answers, the ranks of a term written like a name are capped
+  (:mod:`~mmbdeid.model.name_ranks`): frequency never makes a name safe.
 
 Why 20,000 tokens: on the development data, the capitalisation and border features of a
 sample of a 100,000-token dump agree with those of the whole dump less often when taken from
@@ -54,6 +56,7 @@ from typing import Dict, Iterable, Optional, Sequence, Tuple
 
 from ..errors import InputError, MmbdeidTypeError
 from .counting import PartialCounts
+from .name_ranks import capped, capped_rank, written_like_a_name
 from .stats import CorpusStats, LruCache
 from .stats_builder import TOP_KEEP_MIN, TOP_KEEP_SHARE
 from .stats_copy import open_copy
@@ -216,7 +219,7 @@ class CombinedStats:
         ref = self.reference
         self.n_posts = own.n_posts
         self.source = own.source
-        self._board_ranks: Dict[str, Tuple[Dict[str, int], int]] = {}
+        self._board_ranks: Dict[str, tuple] = {}
         self._user_ranks = LruCache(2000)
         thin = getattr(own, "thin", {})
         self.thin_users = ref is not None and bool(thin.get("users_kept"))
@@ -248,6 +251,15 @@ class CombinedStats:
         return pooled if pooled is not None else self.reference.term(term)[:4]
 
     def border_rank(self, term: str) -> Tuple[Optional[int], int]:
+        rank, size = self._border_rank(term)
+        return capped_rank(rank, size, self.name_like, term), size
+
+    def name_like(self, term: str) -> bool:
+        """Whether ``term`` is written like a name across the dump: its ranks are capped
+        (:mod:`~mmbdeid.model.name_ranks`)."""
+        return written_like_a_name(*self.capitalisation(term))
+
+    def _border_rank(self, term: str) -> Tuple[Optional[int], int]:
         if not self.thin_dump:
             return self.own.border_rank(term)
         size = self._border.total
@@ -271,20 +283,22 @@ class CombinedStats:
             self.own.prefetch_terms(terms)
 
     # -- tf-idf ranks -----------------------------------------------------------------
-    def ranks(self, kind: str, document: str) -> Tuple[Dict[str, int], int]:
+    def ranks(self, kind: str, document: str) -> tuple:
+        """(term -> rank, number of terms) of a board's or user's document, the ranks of
+        name-like terms capped (:mod:`~mmbdeid.model.name_ranks`): read with ``.get``."""
         if kind == "board":
             entry = self._board_ranks.get(document)
             if entry is None:
                 counts = self.own.doc_counts("board", document) if self.thin_boards else None
                 entry = self.own.ranks(kind, document) if counts is None \
                     else self._thin_board_ranks(counts)
-                self._board_ranks[document] = entry
+                entry = self._board_ranks[document] = capped(entry, self.name_like)
             return entry
-        if not self.thin_users:
-            return self.own.ranks(kind, document)
         entry = self._user_ranks.get(document)
         if entry is None:
-            entry = self._thin_user_ranks(self.own.doc_counts("user", document) or {})
+            entry = capped(self.own.ranks(kind, document) if not self.thin_users else
+                           self._thin_user_ranks(self.own.doc_counts("user", document) or {}),
+                           self.name_like)
             self._user_ranks.put(document, entry)
         return entry
 

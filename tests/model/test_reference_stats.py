@@ -7,6 +7,7 @@ import pytest
 
 from mmbdeid.files.corpora import LabelledDocument
 from mmbdeid.model import stats_builder
+from mmbdeid.model.name_ranks import rank_floor
 from mmbdeid.model.reference import (REFERENCE_PATH, CombinedStats, ReferenceStats,
                                      build_reference, reference_stats)
 from mmbdeid.model.stats import CorpusStats
@@ -70,7 +71,9 @@ def test_one_post_input_uses_the_reference(reference):
     assert combined.border_rank("thanks")[0] < combined.border_rank("marjorie")[0]
     # tf-idf: the name outranks the greeting words, which every reference board uses
     board, size = combined.ranks("board", "bc")
-    assert size > 1000 and board["marjorie"] < 100 and "thanks" not in board and "hi" not in board
+    # (a name ranks no better than the top 10%: frequency never makes a name safe)
+    assert size > 1000 and board["marjorie"] == rank_floor(size)
+    assert "thanks" not in board and "hi" not in board
     user, _ = combined.ranks("user", "pinkgal")
     assert user["marjorie"] < user["thanks"] and user["marjorie"] < user["hi"]
     assert combined.users_by_board() == {"bc": {"pinkgal"}}
@@ -82,8 +85,8 @@ def test_greetings_in_a_tiny_two_board_input_are_not_ranked_top(reference):
         Document.from_text("my knees hurt today", board="ra", author="b")])
     assert own.ranks("board", "bc")[0]["thanks"] < 5         # own: the top of the board
     combined = CombinedStats(own, reference)
-    ranks, _ = combined.ranks("board", "bc")
-    assert "thanks" not in ranks and "hi" not in ranks and ranks["barb"] < 100
+    ranks, size = combined.ranks("board", "bc")
+    assert "thanks" not in ranks and "hi" not in ranks and ranks["barb"] == rank_floor(size)
 
 
 def test_thick_board_and_dump_use_their_own_statistics(reference, monkeypatch):
