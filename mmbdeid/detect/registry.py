@@ -37,6 +37,7 @@ from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowedTermKeeper, DeniedTermDetector
 from .masked import MaskedNameDetector
 from .medical import MedicalTermKeeper
+from .message_lines import MessageLineDetector
 from .not_names import NotNameKeeper
 from .offices import OfficeKeeper, OfficeNameDetector
 from .org_names import OrgNameDetector
@@ -171,6 +172,9 @@ STEPS: Tuple[Step, ...] = (
          "names in hashtags (#PrayForMaren)"),
     Step("sign-offs", RULE, SignOffDetector, lambda s: SignOffDetector(s.removed_above),
          "initials and first names where a post is signed"),
+    Step("message-lines", RULE, MessageLineDetector,
+         lambda s: MessageLineDetector(s.keep_steps(), s.removed_above),
+         "names in mail headers, display names, lists of people and repeated name lines"),
     Step("masked-names", RULE, MaskedNameDetector, lambda s: MaskedNameDetector(),
          "masked names (M*ren)"),
     Step("completion", RULE, NameCompletion,

@@ -177,7 +177,8 @@ def test_standard_chain_order():
         "TitleKeeper",
         "OfficeKeeper", "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector",
         "SeparatedNameDetector",
-        "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
+        "HashtagNameDetector", "SignOffDetector", "MessageLineDetector", "MaskedNameDetector",
+            "NameCompletion",
         "AllowedTermKeeper", "DeniedTermDetector", "PlaceholderKeeper"]
 
 
