@@ -21,6 +21,7 @@ from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
 from .calendar import CalendarKeeper
+from .capitals import CapitalNameDetector
 from .code_text import CodeTextKeeper, board_users
 from .completion import NameCompletion
 from .consistency import DEFAULT_LEVEL, ConsistencyDetector
@@ -175,6 +176,9 @@ STEPS: Tuple[Step, ...] = (
     Step("message-lines", RULE, MessageLineDetector,
          lambda s: MessageLineDetector(s.keep_steps(), s.removed_above),
          "names in mail headers, display names, lists of people and repeated name lines"),
+    Step("capital-names", RULE, CapitalNameDetector,
+         lambda s: CapitalNameDetector(s.keep_steps(), s.removed_above),
+         "census names in capitals inside running text (VANCE filed a dissent)"),
     Step("masked-names", RULE, MaskedNameDetector, lambda s: MaskedNameDetector(),
          "masked names (M*ren)"),
     Step("completion", RULE, NameCompletion,

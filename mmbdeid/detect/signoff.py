@@ -206,10 +206,12 @@ class SignOffDetector(GapFiller):
         return spans
 
     def is_handle(self, document: Document, k: int) -> bool:
-        """A short rare word after a closing word on its line (``kisses leli``)."""
+        """A short rare word in lower case after a closing word on its line (``kisses
+        leli``; not a word drawn out, ``love ittttt``)."""
         token, word = document.tokens[k], document.tokens[k].lower()
         before = _word_before(document, k)
-        return (token.isalpha() and len(token) <= MAX_HANDLE and word not in self.never
+        return (token.isalpha() and token.islower() and len(token) <= MAX_HANDLE
+                and not _DRAWN_OUT.search(token) and word not in self.never
                 and word not in self.drugs and self.zipf.get(word, 0.0) < HANDLE_ZIPF
                 and before is not None and document.tokens[before].lower() in self.closings)
 
@@ -338,6 +340,7 @@ class SignOffDetector(GapFiller):
 
 
 _WORD_CHARACTER = re.compile(r"[^\W_]")
+_DRAWN_OUT = re.compile(r"(.)\1\1")
 # At most this many lines of this many words each (a role, a team, a phone line) after a
 # signature at the end of a post: ``Renata Wollaston`` / ``Clinic Coordinator``.
 MAX_ROLE_LINES, MAX_ROLE_WORDS = 3, 5

@@ -177,7 +177,8 @@ def test_standard_chain_order():
         "TitleKeeper",
         "OfficeKeeper", "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector",
         "SeparatedNameDetector",
-        "HashtagNameDetector", "SignOffDetector", "MessageLineDetector", "MaskedNameDetector",
+        "HashtagNameDetector", "SignOffDetector", "MessageLineDetector", "CapitalNameDetector",
+            "MaskedNameDetector",
             "NameCompletion",
         "AllowedTermKeeper", "DeniedTermDetector", "PlaceholderKeeper"]
 

@@ -201,7 +201,8 @@ def test_chain_order():
         "CrfDetector", "ConsistencyDetector", "NotNameKeeper", "DrugKeeper",
         "MedicalTermKeeper", *not_persons, "TitleKeeper", "OfficeKeeper",
         "TitledNameDetector", "OfficeNameDetector", "SpacedNameDetector", "SeparatedNameDetector", "HashtagNameDetector",
-        "SignOffDetector", "MessageLineDetector", "MaskedNameDetector", "NameCompletion", "AllowedTermKeeper", "DeniedTermDetector",
+        "SignOffDetector", "MessageLineDetector", "CapitalNameDetector",
+            "MaskedNameDetector", "NameCompletion", "AllowedTermKeeper", "DeniedTermDetector",
         "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
     assert evaluation[-5 - len(not_persons):] == ["DrugKeeper", "MedicalTermKeeper",

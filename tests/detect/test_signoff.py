@@ -96,6 +96,8 @@ def test_sign_offs(text, expected):
     ("Thanks all.\nLOL", "Thanks all.\nLOL"),
     ("It went well.\nYes", "It went well.\nYes"),
     ("Thanks again", "Thanks again"),
+    ("Great show.\nI LOVE ITTTTTTT", "Great show.\nI LOVE ITTTTTTT"),
+    ("Great show.\nlove itttttt", "Great show.\nlove itttttt"),
     ("Good night.\nLove you", "Good night.\nLove you"),
     ("Moving back to the\nU.S.", "Moving back to the\nU.S."),
     ("Meet me at 5\nP.M.", "Meet me at 5\nP.M."),
