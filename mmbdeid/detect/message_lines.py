@@ -10,9 +10,11 @@ everything after it left) in:
   each name of the field (split at ``;`` and ``,``; an address, ``[mailto:…]`` or a Notes
   domain ``/Clinic@ClinicMail`` after it cut off): ``To: Tobias Marr; Ines Carvalho-Boyd``;
 * **a display name** before an address in angle brackets, quoted or not:
-  ``"halvard j. penrose" <h.penrose@example.net>``, ``Marit Jovanovic <mj@example.org>``;
-* **a Notes header**: a name at the start of a line before a date and a time,
-  ``Sheila Tweed 03/26/2001 08:58 PM``;
+  ``"halvard j. penrose" <h.penrose@example.net>``, ``Marit Jovanovic <mj@example.org>``
+  (quoted, before anything in angle brackets: an address a dump has masked, ``<…>``);
+* **a Notes header**: a name at the start of a line (a Notes domain after it) before a
+  date and a time, ``Sheila Tweed 03/26/2001 08:58 PM``, ``Sheila Tweed@ECT 03/26/2001
+  08:58 PM``;
 * **a list of people**: a name at the start of a line before an age and a comma,
   ``Waheed Zaman, 22, London E17``;
 * **a repeated name line**: a line of two or three capitalised words repeated in the post
@@ -49,9 +51,10 @@ HEADER_FIELD = re.compile(r"^" + _QUOTE_MARKS + r"(?:from|to|cc|bcc|reply-to|sen
                           r"[ \t]*(.+)$", re.IGNORECASE)
 # Where a header field's name ends: an address, a Notes domain, a bracket.
 _AFTER_NAME = re.compile(r"[<\[(/@\"]")
-DISPLAY_NAME = re.compile(r"\"[ \t]*(" + _NAME + r")[ \t]*\"[ \t]*<[^<>\s]+@[^<>\s]+>"
+DISPLAY_NAME = re.compile(r"\"[ \t]*(" + _NAME + r")[ \t]*\"[ \t]*<[^<>\r\n]{1,80}>"
                           r"|(?:^|[:;,][ \t]*)(" + _NAME + r")[ \t]*<[^<>\s]+@[^<>\s]+>")
-NOTES_HEADER = re.compile(r"^" + _QUOTE_MARKS + r"(" + _NAME + r")[ \t]+\d{1,2}/\d{1,2}/\d{2,4}"
+NOTES_HEADER = re.compile(r"^" + _QUOTE_MARKS + r"(" + _NAME + r")(?:@\S+)?[ \t]+"
+                          r"\d{1,2}/\d{1,2}/\d{2,4}"
                           r"[ \t]+\d{1,2}:\d\d")
 PERSON_LINE = re.compile(r"^" + _QUOTE_MARKS + r"(?:[-*\u2022][ \t]*)?(" + _NAME
                          + r"),[ \t]*\d{1,3},[ \t]*\S")

@@ -23,8 +23,10 @@ from stand_in_model import scrub
     ('"halvard j. penrose" <h.penrose@example.net> wrote:',
      '"[NAME]" <[EMAIL]> wrote:'),
     ("Reply to: Marit Jovanovic <mj@example.org>", "Reply to: [NAME] <[EMAIL]>"),
+    ('"ines k. boyd" <\u2026> wrote:', '"[NAME]" <\u2026> wrote:'),
     # a Notes header: a name before a date and a time
     ("Sheyla Tworek   03/26/2001 08:58 PM\nTo: all", "[NAME]   03/26/2001 08:58 PM\nTo: all"),
+    ("Sheyla Tworek@ACME 03/26/2001 08:58 PM", "[NAME] 03/26/2001 08:58 PM"),  # and @ACME
     # a list of people: name, age, place
     ("Accused:\nCallum Ashdown, 24, Leeds\nFarid Noorani, 31, Bradford",
      "Accused:\n[NAME], 24, Leeds\n[NAME], 31, Bradford"),
