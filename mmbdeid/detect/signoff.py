@@ -33,7 +33,8 @@ only a closing or initials (``Love,`` / ``MK``, ``Dp`` / ``Debra``).
 (the next line unquoted, ``-----Original Message-----``, ``From:`` or ``... wrote:``), a word
 alone on its line or after a closing word is initials even if it is a medical abbreviation
 or a word less frequent than ``CLOSING_ZIPF`` (``Thanks all.`` / ``GT``, ``Cheers`` /
-``Mo``, ``xx Sky``), and so are dotted initials in capitals that spell a word (``T.O.``;
+``Mo``, ``xx Sky``; a medical abbreviation alone after a question answers it: ``What did
+the scan show?`` / ``MRI``), and so are dotted initials in capitals that spell a word (``T.O.``;
 not ``U.S.``, ``P.M.``: ``DOTTED_WORDS``), a lower-case letter after a dash (``-- e``) and a
 rare handle after a closing word (``kisses leli``); a rule of dashes or slashes may frame
 them (``----cgy``, ``/ D /``). A first name and a name word followed only by short lines
@@ -107,6 +108,7 @@ class SignOffDetector(GapFiller):
         super().__init__(threshold)
         self.never = _never_signed()
         self.never_closing = _never_signed(closing=True)
+        self.medical = load_wordlist("medical_abbreviations")
         self.drugs = load_wordlist("drugs")
         self.closings = load_wordlist("closings") | load_wordlist("greetings")
         self.first = first_names()
@@ -196,7 +198,8 @@ class SignOffDetector(GapFiller):
             name = last is None and self.is_first_name(tokens[k])
             if name:
                 last = k
-            elif last is None and self.closes_message(document, k):
+            elif last is None and self.closes_message(document, k) and not (
+                    tokens[k].lower() in self.medical and _after_question(document, k)):
                 last = self.initials_at(document, k, closing=True)
                 if last is None and self.is_handle(document, k):
                     last = k
@@ -357,6 +360,16 @@ def _word_before(document: Document, k: int) -> Optional[int]:
     while j >= 0 and lines[j] == lines[k] and not _has_word(document.tokens[j]):
         j -= 1
     return j if j >= 0 and lines[j] == lines[k] else None
+
+
+def _after_question(document: Document, k: int) -> bool:
+    """Whether the last mark before ``k``'s line is a question mark: a word alone after a
+    question answers it (``What did the scan show?`` / ``MRI``)."""
+    lines = document.paragraph_ids
+    j = k - 1
+    while j >= 0 and lines[j] == lines[k]:
+        j -= 1
+    return j >= 0 and document.tokens[j] == "?"
 
 
 def _line_at(text: str, position: int) -> str:

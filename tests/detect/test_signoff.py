@@ -92,6 +92,8 @@ def test_sign_offs(text, expected):
     ("My GT test came back fine.\nThanks", "My GT test came back fine.\nThanks"),
     ("They booked me for a scan. CT", "They booked me for a scan. CT"),
     ("Which scan?\nCT\nThe one on Friday.", "Which scan?\nCT\nThe one on Friday."),
+    ("What did the scan show?\n\nMRI", "What did the scan show?\n\nMRI"),
+    ("Did you go with full PGT?\n-- p", "Did you go with full PGT?\n-- [NAME]"),
     ("Is that right?\nk", "Is that right?\nk"),
     ("Thanks all.\nLOL", "Thanks all.\nLOL"),
     ("It went well.\nYes", "It went well.\nYes"),
