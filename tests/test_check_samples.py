@@ -1,8 +1,9 @@
 """The fictional check samples of issue 31: ``corpora_samples/technical.annotated.jsonl`` (the
-development sample of code-aware detection) and, kept aside for the final figures,
+development sample of code-aware detection), ``message_structure.annotated.jsonl`` (that of
+the message-structure steps) and, kept aside for the final figures,
 ``corpora_samples/blind/medical_check_blind.annotated.jsonl`` and ``general_blind.annotated.jsonl``.
 
-All three are what ``tools/build_check_samples.py`` builds from their marked-up sources and hold
+All four are what ``tools/build_check_samples.py`` builds from their marked-up sources and hold
 together: offsets read back, spans and kept words sorted and apart, replies point to earlier
 posts of their thread, and corpora_samples/README.md gives their counts. The blind files are
 checked by machine only: what a failure prints about them is post ids and reasons, never text.
@@ -17,9 +18,11 @@ from sample_builds import build_script, digest, load, thread_problems
 
 SAMPLES = Path(paths.SAMPLES)
 TECHNICAL = SAMPLES / "technical.annotated.jsonl"
+STRUCTURE = SAMPLES / "message_structure.annotated.jsonl"
 MEDICAL = SAMPLES / "blind" / "medical_check_blind.annotated.jsonl"
 GENERAL = SAMPLES / "blind" / "general_blind.annotated.jsonl"
-FILES = [pytest.param(TECHNICAL, id="technical"), pytest.param(MEDICAL, id="medical-blind"),
+FILES = [pytest.param(TECHNICAL, id="technical"), pytest.param(STRUCTURE, id="structure"),
+         pytest.param(MEDICAL, id="medical-blind"),
          pytest.param(GENERAL, id="general-blind")]
 FIELDS = ["id", "board", "thread", "author", "parent", "time", "text", "spans", "keep"]
 
@@ -82,8 +85,10 @@ def test_sizes_the_issue_asks_for(builder):
     assert 40 <= technical["posts"] <= 60
     assert all(technical["keep " + kind] > 0 for kind in ("code", "product", "emoji"))
     assert technical["NAME"] > 0 and technical["USER"] > 0
+    structure = builder.stats(load(STRUCTURE))
+    assert structure["posts"] >= 30 and structure["medical keep"] > 0
     blind = load(MEDICAL) + load(GENERAL)
-    assert not {r["board"] for r in blind} & {r["board"] for r in load(TECHNICAL)}
+    assert not {r["board"] for r in blind} & {r["board"] for r in load(TECHNICAL) + load(STRUCTURE)}
 
 
 # The shapes issue 31 lists for technical text (item 5), as written in the development sample.

@@ -5,7 +5,7 @@ Every post was written by hand for this project (invented boards, people, userna
 repositories; 555 phone numbers, example.com addresses; no real person's post copied or
 paraphrased), before and independent of the detection rules of issue 31.
 
-    python3 tools/build_check_samples.py            # write the three files
+    python3 tools/build_check_samples.py            # write the four files
     python3 tools/build_check_samples.py --check    # exit 1 if a shipped file is stale
     python3 tools/build_check_samples.py --stats    # counts of the technical sample
 
@@ -14,6 +14,9 @@ Sources and outputs:
 * ``corpora_samples/source/technical/technical.txt`` ->
   ``corpora_samples/technical.annotated.jsonl`` (the development sample of code-aware
   detection);
+* ``corpora_samples/source/structure/message_structure.txt`` ->
+  ``corpora_samples/message_structure.annotated.jsonl`` (the development sample of the
+  message-structure steps: headers, signatures, sign-offs, lists of people, capitals);
 * ``corpora_samples/blind/medical_check_blind.txt`` and ``general_blind.txt`` ->
   ``corpora_samples/blind/*.annotated.jsonl`` (kept aside: their sources sit beside them, not
   in this script, so that reading the script does not read them).
@@ -38,6 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "corpora_samples"
 BUILDS = [
     (SAMPLES / "source" / "technical" / "technical.txt", SAMPLES / "technical.annotated.jsonl"),
+    (SAMPLES / "source" / "structure" / "message_structure.txt",
+     SAMPLES / "message_structure.annotated.jsonl"),
     (SAMPLES / "blind" / "medical_check_blind.txt",
      SAMPLES / "blind" / "medical_check_blind.annotated.jsonl"),
     (SAMPLES / "blind" / "general_blind.txt", SAMPLES / "blind" / "general_blind.annotated.jsonl"),
@@ -115,7 +120,7 @@ def build(source: str, name: str) -> List[dict]:
 
 
 def build_all() -> Dict[Path, str]:
-    """Output path -> content, for the three samples."""
+    """Output path -> content, for the four samples."""
     return {output: LAYOUT.jsonl(build(source.read_text(encoding="utf-8"), source.name))
             for source, output in BUILDS}
 

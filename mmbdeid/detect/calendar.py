@@ -1,5 +1,5 @@
 """Months, weekdays and holidays are kept (KEEP): ``January``, ``Jan. 9``, ``last May``,
-``Monday``, ``Christmas``.
+``Monday``, ``Mondays``, ``Christmas``.
 
 * A month, weekday or holiday that is nobody's first name (``January``, ``March``,
   ``October``, ``Monday``, ``Friday``, ``Thanksgiving``) is kept wherever it stands.
@@ -57,7 +57,8 @@ class CalendarKeeper(Detector):
     effect = KEEP
 
     def __init__(self):
-        words = frozenset(MONTHS + WEEKDAYS + HOLIDAYS)
+        # a weekday's plural too (``Mondays, morning`` in a visiting rota)
+        words = frozenset(MONTHS + WEEKDAYS + HOLIDAYS + tuple(d + "s" for d in WEEKDAYS))
         first = names()
         self.always = frozenset(w for w in words if w not in first)
         self.words = written_forms(words | ABBREVIATIONS)

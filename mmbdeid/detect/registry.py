@@ -27,6 +27,7 @@ from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
 from .calendar import CalendarKeeper
+from .capitals import CapitalNameDetector
 from .code_text import CodeTextKeeper, board_users
 from .completion import NameCompletion
 from .consistency import ConsistencyDetector
@@ -44,6 +45,7 @@ from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
 from .lists import AllowedTermKeeper, DeniedTermDetector
 from .masked import MaskedNameDetector
 from .medical import MedicalTermKeeper
+from .message_lines import MessageLineDetector
 from .not_names import NotNameKeeper
 from .options import ChainOptions
 from .offices import OfficeKeeper, OfficeNameDetector
@@ -188,6 +190,12 @@ _SHIPPED: Tuple[Step, ...] = (
          "names in hashtags (#PrayForMaren)"),
     Step("sign-offs", RULE, SignOffDetector, lambda s: SignOffDetector(s.removed_above),
          "initials and first names where a post is signed"),
+    Step("message-lines", RULE, MessageLineDetector,
+         lambda s: MessageLineDetector(s.keep_steps(), s.removed_above),
+         "names in mail headers, display names, lists of people and repeated name lines"),
+    Step("capital-names", RULE, CapitalNameDetector,
+         lambda s: CapitalNameDetector(s.keep_steps(), s.removed_above),
+         "census names in capitals inside running text (VANCE filed a dissent)"),
     Step("masked-names", RULE, MaskedNameDetector, lambda s: MaskedNameDetector(),
          "masked names (M*ren)"),
     Step("completion", RULE, NameCompletion,

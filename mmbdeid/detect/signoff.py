@@ -29,6 +29,17 @@ on the last line of the post,
 before a line that starts with a first name (a signature block), or after a line that holds
 only a closing or initials (``Love,`` / ``MK``, ``Dp`` / ``Debra``).
 
+**Where a message closes** (issue 31): on the last line of the post or of a quoted block
+(the next line unquoted, ``-----Original Message-----``, ``From:`` or ``... wrote:``), a word
+alone on its line or after a closing word is initials even if it is a medical abbreviation
+or a word less frequent than ``CLOSING_ZIPF`` (``Thanks all.`` / ``GT``, ``Cheers`` /
+``Mo``, ``xx Sky``; a medical abbreviation alone after a question answers it: ``What did
+the scan show?`` / ``MRI``), and so are dotted initials in capitals that spell a word (``T.O.``;
+not ``U.S.``, ``P.M.``: ``DOTTED_WORDS``), a lower-case letter after a dash (``-- e``) and a
+rare handle after a closing word (``kisses leli``); a rule of dashes or slashes may frame
+them (``----cgy``, ``/ D /``). A first name and a name word followed only by short lines
+without a sentence end (``Renata Wollaston`` / ``Clinic Coordinator``) is a signature.
+
 The step comes after the chain's KEEP steps and overrides them there: at a sign-off, ``dp``
 is someone's initials, not the kinship word (dear partner) the medical-term filter keeps.
 A sign-off the model removes already keeps the model's span (probability and source).
@@ -55,19 +66,35 @@ WORD_ZIPF = 4.0
 # A first name at least this frequent as a word is left to the model: ``Will``, ``Hope``.
 NAME_ZIPF = 5.0
 DASHES = frozenset({"-", "--", "~", "\u2013", "\u2014"})
+# Abbreviations written with full stops in capitals that are no one's initials.
+DOTTED_WORDS = frozenset({"am", "pm", "us", "uk", "eu", "un", "eg", "ie", "ps", "nb", "dc",
+                          "bc", "ad", "usa", "rip", "asap", "md", "do", "rn", "np", "pa"})
+# A rule of dashes before a sign-off (``----cgy``, ``~~~ MK``).
+DASH_RULE = re.compile(r"[-~\u2013\u2014_=]{2,}$")
+# A word on the sign-off line that closes a message, where a medical abbreviation or a more
+# frequent word is initials (``GT``, ``Mo``, ``xx Sky``): below this Zipf.
+CLOSING_ZIPF = NAME_ZIPF
+# A short handle after a closing word there (``kisses leli``): no word of this Zipf or more.
+HANDLE_ZIPF = 3.0
+MAX_HANDLE = 8
 # A word cut short (a truncated tweet: ``G…``) is no sign-off.
 TRUNCATIONS = frozenset({"\u2026", "...", ".."})
 SENTENCE_ENDS = frozenset({".", "!", "?", "...", ".."})
 # What may stand between a closing word and the sign-off: ``Thanks, MK``, ``Love!! - D``.
 AFTER_CLOSING = frozenset({",", "!", ".", "!!", "..."}) | DASHES
 # What may open a line before a sign-off besides a dash: quoting marks.
-QUOTES = frozenset({'"', "'", "(", ">"})
+QUOTES = frozenset({'"', "'", "(", ">", "/"})
+# A line that opens a quoted message: the message before it ends there.
+REPLY_HEADER = re.compile(r"^\s*(?:-{2,}\s*(?:Original|Forwarded) Message|From:|.*\bwrote:\s*$)",
+                          re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=1)
-def _never_signed() -> FrozenSet[str]:
-    """Words that are neither initials nor a signed name."""
-    return (load_wordlist("not_initials") | load_wordlist("medical_abbreviations")
+@functools.lru_cache(maxsize=2)
+def _never_signed(closing: bool = False) -> FrozenSet[str]:
+    """Words that are neither initials nor a signed name; with ``closing``, where a message
+    closes, medical abbreviations may be initials (``GT`` alone under an e-mail)."""
+    medical = frozenset() if closing else load_wordlist("medical_abbreviations")
+    return (load_wordlist("not_initials") | medical
             | load_wordlist("greetings") | load_wordlist("closings") | title_words()
             | {w for w in load_wordlist("stop_words") if len(w) > 1} | {"i"})
 
@@ -80,14 +107,19 @@ class SignOffDetector(GapFiller):
     def __init__(self, threshold: float = EVERY_TOKEN):
         super().__init__(threshold)
         self.never = _never_signed()
+        self.never_closing = _never_signed(closing=True)
+        self.medical = load_wordlist("medical_abbreviations")
         self.drugs = load_wordlist("drugs")
         self.closings = load_wordlist("closings") | load_wordlist("greetings")
         self.first = first_names()
         self.zipf = load_zipf()
         self.name_words = name_words()
 
-    def initials_at(self, document: Document, k: int) -> Optional[int]:
-        """The last token of the initials starting at ``k`` (``S`` of ``J.S.``), or None."""
+    def initials_at(self, document: Document, k: int, closing: bool = False) -> Optional[int]:
+        """The last token of the initials starting at ``k`` (``S`` of ``J.S.``), or None.
+        ``closing``: ``k`` closes a message (:meth:`closes_message`), where a medical
+        abbreviation, a word less frequent than ``CLOSING_ZIPF`` and, after a dash, a
+        lower-case letter are initials too (``GT``, ``Mo``, ``-- d``)."""
         tokens, offsets = document.tokens, document.offsets
         token = tokens[k]
         if not token.isalpha() or len(token) > MAX_LETTERS:
@@ -100,11 +132,17 @@ class SignOffDetector(GapFiller):
             last += 2
             letters.append(tokens[last])
         word = "".join(letters).lower()
-        if len(letters) > MAX_LETTERS or word in self.never:
-            return None
-        if len(word) == 1 and not token.isupper():
+        never = self.never_closing if closing else self.never
+        dotted = closing and len(letters) > 1 and "".join(letters).isupper()
+        if len(letters) > MAX_LETTERS or word in (DOTTED_WORDS if dotted else never):
+            return None                          # T.O. is no word, U.S. no initials
+        if len(word) == 1 and not token.isupper() and not (
+                closing and k > 0 and _is_dash(tokens[k - 1])
+                and document.paragraph_ids[k - 1] == document.paragraph_ids[k]):
             return None                          # a lone lower-case letter: s, d
         zipf = self.zipf.get(word, 0.0)
+        if dotted or closing and zipf < CLOSING_ZIPF:
+            return last
         if len(word) > 1 and zipf >= WORD_ZIPF and not (word in self.first
                                                         and zipf < NAME_ZIPF):
             return None
@@ -160,10 +198,42 @@ class SignOffDetector(GapFiller):
             name = last is None and self.is_first_name(tokens[k])
             if name:
                 last = k
+            elif last is None and self.closes_message(document, k) and not (
+                    tokens[k].lower() in self.medical and _after_question(document, k)):
+                last = self.initials_at(document, k, closing=True)
+                if last is None and self.is_handle(document, k):
+                    last = k
             if last is not None and self.at_sign_off(document, k, last, name):
                 end = last
                 spans.append(Span("NAME", offsets[k][0], offsets[last][1], 1.0, SIGN_OFF))
         return spans
+
+    def is_handle(self, document: Document, k: int) -> bool:
+        """A short rare word in lower case after a closing word on its line (``kisses
+        leli``; not a word drawn out, ``love ittttt``)."""
+        token, word = document.tokens[k], document.tokens[k].lower()
+        before = _word_before(document, k)
+        return (token.isalpha() and token.islower() and len(token) <= MAX_HANDLE
+                and not _DRAWN_OUT.search(token) and word not in self.never
+                and word not in self.drugs and self.zipf.get(word, 0.0) < HANDLE_ZIPF
+                and before is not None and document.tokens[before].lower() in self.closings)
+
+    def closes_message(self, document: Document, k: int) -> bool:
+        """Whether ``k`` is the one word of its line (dotted initials and marks aside) or
+        follows a closing word there, on the last line of the post or of a quoted block."""
+        tokens, lines = document.tokens, document.paragraph_ids
+        line = lines[k]
+        end = bisect_right(lines, line)
+        words = [j for j in range(bisect_right(lines, line - 1), end) if _has_word(tokens[j])]
+        if k not in words:
+            return False
+        rest = words[words.index(k):]
+        if len(rest) > 1 and not all(len(tokens[j]) == 1 for j in rest):
+            return False                            # more than one word, or no J.S.
+        alone = words[0] == k
+        before = _word_before(document, k)
+        closed = before is not None and tokens[before].lower() in self.closings
+        return (alone or closed) and self._last_line(document, end)
 
     def at_sign_off(self, document: Document, first: int, last: int, name: bool) -> bool:
         tokens, lines = document.tokens, document.paragraph_ids
@@ -198,15 +268,17 @@ class SignOffDetector(GapFiller):
             # before it: not the suffix of ``Bradbury- ish``
             mark = tokens[first - 1]
             if not (mark in SENTENCE_ENDS and not self._touching(document, first - 1)
-                    or mark in DASHES and not self._touching(document, before)):
+                    or _is_dash(mark) and not self._touching(document, before)):
                 return False
-        elif not marks <= DASHES | QUOTES or not any(map(_has_word, tokens[:before + 1])):
+        elif not all(_is_dash(m) or m in QUOTES for m in marks) or not any(map(_has_word, tokens[:before + 1])):
             return False                        # a post of one line signs nothing: Bom Dia
         # there, the signature must end the line, and the line end the post or come
         # before or after a signature or closing line
         return line_ends and (self._last_line(document, after)
                               or self._signature_line(document, after)
-                              or self._after_closing_line(document, first))
+                              or self._after_closing_line(document, first)
+                              or name and bool(signature)
+                              and self._role_lines_follow(document, after))
 
     @staticmethod
     def _touching(document: Document, k: int) -> bool:
@@ -216,11 +288,36 @@ class SignOffDetector(GapFiller):
     @staticmethod
     def _last_line(document: Document, after: int) -> bool:
         """Whether no word follows the sign-off (``after``: the token after it) in the
-        post, but the rest of its own line."""
+        post, but the rest of its own line; or its line ends a quoted block (``> MK``
+        before an unquoted line) or comes before a quoted message's header (``-----Original
+        Message-----``, ``From:``, ``... wrote:``)."""
         tokens, lines = document.tokens, document.paragraph_ids
         if after < len(tokens) and lines[after] == lines[after - 1]:
             after = bisect_right(lines, lines[after])
-        return not any(_has_word(t) for t in tokens[after:])
+        following = next((j for j in range(after, len(tokens)) if _has_word(tokens[j])), None)
+        if following is None:
+            return True
+        text, offsets = document.text, document.offsets
+        this_line = _line_at(text, offsets[after - 1][0])
+        next_line = _line_at(text, offsets[following][0])
+        return (_quoted(this_line) != _quoted(next_line)
+                or REPLY_HEADER.match(next_line) is not None)
+
+    def _role_lines_follow(self, document: Document, after: int) -> bool:
+        """Whether only short lines without a sentence end (a role, a team: ``Clinic
+        Coordinator``) follow the signature line to the end of the post."""
+        tokens, lines = document.tokens, document.paragraph_ids
+        if after < len(tokens) and lines[after] == lines[after - 1]:
+            after = bisect_right(lines, lines[after])
+        if after >= len(tokens):
+            return False
+        for line in range(lines[after], lines[-1] + 1):
+            start, end = bisect_right(lines, line - 1), bisect_right(lines, line)
+            line_tokens = tokens[start:end]
+            words = [t for t in line_tokens if _has_word(t)]
+            if len(words) > MAX_ROLE_WORDS or any(t in SENTENCE_ENDS for t in line_tokens):
+                return False
+        return lines[-1] - lines[after] < MAX_ROLE_LINES
 
     def _signature_line(self, document: Document, after: int) -> bool:
         """Whether the next line starts with a capitalised first name."""
@@ -246,6 +343,48 @@ class SignOffDetector(GapFiller):
 
 
 _WORD_CHARACTER = re.compile(r"[^\W_]")
+_DRAWN_OUT = re.compile(r"(.)\1\1")
+# At most this many lines of this many words each (a role, a team, a phone line) after a
+# signature at the end of a post: ``Renata Wollaston`` / ``Clinic Coordinator``.
+MAX_ROLE_LINES, MAX_ROLE_WORDS = 3, 5
+
+
+def _is_dash(token: str) -> bool:
+    return token in DASHES or DASH_RULE.match(token) is not None
+
+
+def _word_before(document: Document, k: int) -> Optional[int]:
+    """The last word token before ``k`` on its line, or None."""
+    lines = document.paragraph_ids
+    j = k - 1
+    while j >= 0 and lines[j] == lines[k] and not _has_word(document.tokens[j]):
+        j -= 1
+    return j if j >= 0 and lines[j] == lines[k] else None
+
+
+def _after_question(document: Document, k: int) -> bool:
+    """Whether the last mark before ``k``'s line is a question mark: a word alone after a
+    question answers it (``What did the scan show?`` / ``MRI``)."""
+    lines = document.paragraph_ids
+    j = k - 1
+    while j >= 0 and lines[j] == lines[k]:
+        j -= 1
+    return j >= 0 and document.tokens[j] == "?"
+
+
+def _line_at(text: str, position: int) -> str:
+    """The line of ``text`` holding ``position``."""
+    start = max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
+    end = len(text)
+    for mark in "\r\n":
+        found = text.find(mark, position)
+        if found != -1:
+            end = min(end, found)
+    return text[start:end]
+
+
+def _quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
 
 
 def _has_word(token: str) -> bool:

@@ -177,7 +177,8 @@ def test_standard_chain_order():
         "TitleKeeper",
         "OfficeKeeper", "TitledNameDetector", "CuedNameDetector", "OfficeNameDetector",
         "SpacedNameDetector", "SeparatedNameDetector",
-        "HashtagNameDetector", "SignOffDetector", "MaskedNameDetector", "NameCompletion",
+        "HashtagNameDetector", "SignOffDetector", "MessageLineDetector", "CapitalNameDetector",
+        "MaskedNameDetector", "NameCompletion",
         "AllowedTermKeeper", "DeniedTermDetector", "PlaceholderKeeper"]
 
 

@@ -202,7 +202,8 @@ def test_chain_order():
         "MedicalTermKeeper", *not_persons, "TitleKeeper", "OfficeKeeper",
         "TitledNameDetector", "CuedNameDetector", "OfficeNameDetector", "SpacedNameDetector",
         "SeparatedNameDetector", "HashtagNameDetector",
-        "SignOffDetector", "MaskedNameDetector", "NameCompletion", "AllowedTermKeeper", "DeniedTermDetector",
+        "SignOffDetector", "MessageLineDetector", "CapitalNameDetector",
+        "MaskedNameDetector", "NameCompletion", "AllowedTermKeeper", "DeniedTermDetector",
         "PlaceholderKeeper"]
     evaluation = [type(d).__name__ for d in Analyzer.for_evaluation(FakeTagger()).detectors]
     assert evaluation[-5 - len(not_persons):] == ["DrugKeeper", "MedicalTermKeeper",

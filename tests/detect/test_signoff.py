@@ -64,6 +64,52 @@ def test_sign_offs(text, expected):
     assert scrub(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # issue 31: where a message closes (its last line, or a quoted block's), a word alone
+    # on its line or after a closing word is initials even if a medical abbreviation or a
+    # more frequent word, a lower-case letter after a dash too
+    ("Thanks all.\n\nGT", "Thanks all.\n\n[NAME]"),
+    ("Please check your patients.\n\nThanks.\nRW", "Please check your patients.\n\nThanks.\n[NAME]"),
+    ("I have the dentist.\n\nThx. IC", "I have the dentist.\n\nThx. [NAME]"),
+    ("Any basal rate advice?\n\nThanks,\nLC", "Any basal rate advice?\n\nThanks,\n[NAME]"),
+    ("ERA next time maybe.\n\nCheers\nMo", "ERA next time maybe.\n\nCheers\n[NAME]"),
+    ("Fingers crossed.\n\nxx Sky", "Fingers crossed.\n\nxx [NAME]"),
+    ("Repeat in 48 hours.\n\nkisses leli", "Repeat in 48 hours.\n\nkisses [NAME]"),
+    ("Once in a footnote.\n\n-- e", "Once in a footnote.\n\n-- [NAME]"),
+    ("It is, booked you in.\n----cgy", "It is, booked you in.\n----[NAME]"),
+    ("Got it, will do.\n\n/ D /", "Got it, will do.\n\n/ [NAME] /"),
+    ("DKA is no joke.\n\nT.O.", "DKA is no joke.\n\n[NAME]."),
+    # the last line of a quoted block, before an unquoted line or a quoted message's header
+    ("> Can you cover Thursday?\n> Thanks,\n> ICB\n\nSorted then.",
+     "> Can you cover Thursday?\n> Thanks,\n> [NAME]\n\nSorted then."),
+    ("Fine by me.\nGT\n-----Original Message-----\nFrom: the clinic",
+     "Fine by me.\n[NAME]\n-----Original Message-----\nFrom: the clinic"),
+    # a signature followed by its role lines to the end of the post
+    ("Sorted then.\nRenata Wollaston\nClinic Coordinator",
+     "Sorted then.\n[NAME]\nClinic Coordinator"),
+    # what stays: the same abbreviation inside a sentence or not closing the message, a
+    # lone letter with no dash, interjections, stop words, a word after no closing word
+    ("My GT test came back fine.\nThanks", "My GT test came back fine.\nThanks"),
+    ("They booked me for a scan. CT", "They booked me for a scan. CT"),
+    ("Which scan?\nCT\nThe one on Friday.", "Which scan?\nCT\nThe one on Friday."),
+    ("What did the scan show?\n\nMRI", "What did the scan show?\n\nMRI"),
+    ("Did you go with full PGT?\n-- p", "Did you go with full PGT?\n-- [NAME]"),
+    ("Is that right?\nk", "Is that right?\nk"),
+    ("Thanks all.\nLOL", "Thanks all.\nLOL"),
+    ("It went well.\nYes", "It went well.\nYes"),
+    ("Thanks again", "Thanks again"),
+    ("Great show.\nI LOVE ITTTTTTT", "Great show.\nI LOVE ITTTTTTT"),
+    ("Great show.\nlove itttttt", "Great show.\nlove itttttt"),
+    ("Good night.\nLove you", "Good night.\nLove you"),
+    ("Moving back to the\nU.S.", "Moving back to the\nU.S."),
+    ("Meet me at 5\nP.M.", "Meet me at 5\nP.M."),
+    ("Sorted then.\nRenata Wollaston\nShe will call you tomorrow, I think.",
+     "Sorted then.\nRenata Wollaston\nShe will call you tomorrow, I think."),
+])
+def test_sign_offs_closing_a_message(text, expected):
+    assert scrub(text) == expected
+
+
 def test_sign_off_spans_are_rule_spans():
     text = "Love you all - D"
     spans = SignOffDetector().detect(Document.from_text(text))
