@@ -13,6 +13,8 @@ import functools
 import re
 from typing import Dict, FrozenSet, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
+from ..errors import MmbdeidValueError
+
 
 def normalize_term(term: str) -> str:
     """``term`` stripped, inner whitespace runs as one space (how terms are compared)."""
@@ -38,13 +40,13 @@ class Entry(NamedTuple):
 def parse_entry(entry: str) -> Entry:
     """The :class:`Entry` an allow or deny line says (``=Grace``: case-exact; ``Hope |
     name``, ``Grace | word``: in that context only); an unknown context raises
-    ``ValueError`` saying the known ones."""
+    ``MmbdeidValueError`` saying the known ones."""
     entry = normalize_term(entry)
     context = ""
     if CONTEXT_MARK in entry:
         entry, context = (part.strip() for part in entry.rsplit(CONTEXT_MARK, 1))
         if context not in CONTEXTS:
-            raise ValueError("unknown context %r after ' | ' in %r (contexts: %s)"
+            raise MmbdeidValueError("unknown context %r after ' | ' in %r (contexts: %s)"
                              % (context, entry, ", ".join(CONTEXTS)))
     exact = entry.startswith(EXACT) and len(entry) > 1
     return Entry(entry[1:] if exact else entry, exact, context)
