@@ -6,17 +6,8 @@ import pytest
 from jsonl_files import read_jsonl, write_jsonl
 from mmbdeid.cli import main
 from mmbdeid.people.mentions import mentions_of
-from mmbdeid.spans import Span
 
-
-def spans_on(text, *words):
-    """A NAME span on the first occurrence of each word after the previous one."""
-    spans, position = [], 0
-    for word in words:
-        start = text.index(word, position)
-        spans.append(Span("NAME", start, start + len(word), 0.5, "crf"))
-        position = start + len(word)
-    return spans
+from documents import name_spans
 
 
 @pytest.mark.parametrize("text, tagged, mentions", [
@@ -29,7 +20,7 @@ def spans_on(text, *words):
     ("Hi Kay", ["Hi", "Kay"], ["Kay"]),                   # a greeting no first name
 ])
 def test_a_greeting_word_is_a_mention_only_where_it_is_a_name(text, tagged, mentions):
-    assert [m.text for m in mentions_of(text, spans_on(text, *tagged))] == mentions
+    assert [m.text for m in mentions_of(text, name_spans(text, tagged))] == mentions
 
 
 POSTS = [
