@@ -1,7 +1,9 @@
 """``evaluate --people``: the person ids a person-mode ``scrub`` gives, scored against gold
 person identities (:mod:`mmbdeid.evaluation.identity`). The gold posts go through
 ``scrub_dump`` itself, as ``scrub GOLD --mode pseudonym --spans`` would, into a scratch
-directory: what is measured is what scrub does."""
+directory: what is measured is what scrub does. With ``--map`` the run applies that person
+map (one the user edited after ``mmbdeid link``), as ``scrub --map`` does: the map is
+scored."""
 import argparse
 import json
 import os
@@ -11,7 +13,7 @@ from ..errors import InputError
 from .exits import EXIT_OK
 from .io import load_model, locked_outputs, posts_source
 
-PEOPLE_ONLY = ("mode", "scope", "json")     # options of evaluate that need --people
+PEOPLE_ONLY = ("mode", "scope", "map", "json")     # options of evaluate that need --people
 NOT_WITH_PEOPLE = ("errors", "by")
 
 
@@ -22,6 +24,9 @@ def check_people_options(args) -> None:
         if given:
             raise InputError("%s does not go with --people (it lists tokens; --people "
                              "scores persons)" % " and ".join("--" + n for n in given))
+        if args.map:
+            from ..people.personmap import PersonMap
+            PersonMap.read(args.map)        # a bad map fails before any work
     else:
         given = [name for name in PEOPLE_ONLY if getattr(args, name) is not None]
         if given:
@@ -33,7 +38,7 @@ def run_evaluate_people(args) -> int:
     from ..evaluation.identity import format_identity, score
 
     mode, scope = args.mode or "pseudonym", args.scope or "board"
-    with locked_outputs([args.json], [args.gold, args.model], args.stats):
+    with locked_outputs([args.json], [args.gold, args.model, args.map], args.stats):
         posts = _gold_posts(posts_source(args, args.gold, sniff=False))
         tool_spans, tool_authors = _person_run(args, posts_source(args, args.gold), mode,
                                                scope)
@@ -42,9 +47,10 @@ def run_evaluate_people(args) -> int:
                      else args.threshold)
         if args.json:
             _write_json(args.json, dict(threshold=threshold, mode=mode, scope=scope,
-                                        **result.as_dict()))
+                                        map=args.map, **result.as_dict()))
     print("threshold       %g" % threshold)
-    print("mode            %s, scope %s" % (mode, scope))
+    print("mode            %s, scope %s%s" % (mode, scope,
+                                              ", map %s" % args.map if args.map else ""))
     print(format_identity(result))
     return EXIT_OK
 
@@ -96,7 +102,7 @@ def _scrubbed(args, gold, mode: str, scope: str, scratch: str,
         vars(args), command="scrub", dump=gold, output=output, stats=stats,
         stats_rebuild=False, max_post_chars=MAX_POST_CHARS))
     config = _run_config(options, output_format="jsonl", spans_path=spans_path, mode=mode,
-                         scope=scope)
+                         person_map=args.map, scope=scope)
     scrub_dump(config, LocalEngine(default_jobs()))
     with open(spans_path, encoding="utf-8") as handle:
         lines = [json.loads(line) for line in handle]

@@ -231,6 +231,9 @@ def add_evaluate_command(commands) -> None:
                                "pseudonym)")
     evaluate.add_argument("--scope", choices=SCOPES,
                           help="with --people: as for scrub (default board)")
+    evaluate.add_argument("--map", metavar="MAP",
+                          help="with --people: apply this person map (from 'mmbdeid link', "
+                               "edited) as 'scrub --map' does, and score it")
     evaluate.add_argument("--json", metavar="FILE",
                           help="with --people: also write every figure, merge and split "
                                "as JSON (private: it holds names)")

@@ -356,7 +356,11 @@ def _surname_then_given(text: str, surname: Mention, given: Mention) -> bool:
 
 def _never_a_name(word: str) -> bool:
     key = word.lower().rstrip(".")
-    return (key in load_wordlist("greetings") or key in load_wordlist("honorifics") or word == "I"
+    # a greeting that is also a first name is one only in lower case (``ty`` thank you,
+    # ``Thanks Ty!``), as detect/not_names keeps it: the person modes must not leave a
+    # name the placeholder mode removes
+    greeting = key in load_wordlist("greetings") and (word.islower() or key not in first_names())
+    return (greeting or key in load_wordlist("honorifics") or word == "I"
             or (word.islower() and key in load_wordlist("stop_words")))
 
 

@@ -66,6 +66,9 @@ def test_the_functions_take_the_mode(monkeypatch):
     ({"mode": "hash", "hash_key": b"short secret"}, ValueError, "shorter than 16 bytes"),
     ({"mode": "pseudonym"}, ValueError, "use the command line's 'mmbdeid scrub --mode "
                                         "pseudonym'"),
+    ({"mode": "surrogate"}, ValueError, "^mode 'surrogate' links the people of a whole "
+                                        "dump: use the command line's 'mmbdeid scrub "
+                                        "--mode surrogate'$"),
     ({"mode": "placeholder", "hash_key": KEY}, ValueError, "hash_key goes with mode='hash'"),
     ({"mode": None}, TypeError, "not None"),
 ])
@@ -73,6 +76,18 @@ def test_bad_modes_are_refused_at_once(monkeypatch, options, error, fragment):
     monkeypatch.delenv("MMBDEID_HASH_KEY", raising=False)
     with pytest.raises(error, match=fragment):
         Scrubber(**options)
+
+
+@pytest.mark.parametrize("function, data", [
+    (mmbdeid.scrub, "Hugs to Linda"),
+    (mmbdeid.scrub_records, [{"id": 1, "text": "Hugs to Linda"}]),
+])
+@pytest.mark.parametrize("mode", ["pseudonym", "surrogate"])
+def test_the_functions_refuse_the_person_modes_before_any_work(function, data, mode):
+    """Documented in python-api.md: the person modes are the command line's."""
+    with pytest.raises(ValueError, match="use the command line's 'mmbdeid scrub --mode %s'"
+                       % mode):
+        function(data, mode=mode)
 
 
 def test_a_function_returning_no_string_is_refused(default_tagger):

@@ -73,9 +73,53 @@ def test_gold_without_persons_is_refused_in_one_line(tmp_path, capsys):
 @pytest.mark.parametrize("options, message", [
     (["--mode", "surrogate"], "--mode needs --people"),
     (["--scope", "dump", "--json", "x.json"], "--scope, --json need --people"),
+    (["--map", "people.map"], "--map needs --people"),
     (["--people", "--by", "board"], "--by does not go with --people (it lists tokens; "
                                     "--people scores persons)"),
 ])
 def test_options_that_do_not_go_together(capsys, options, message):
     assert main(["evaluate", GOLD, "-q"] + options) == 2
     assert capsys.readouterr().err.splitlines() == ["mmbdeid: error: " + message]
+
+
+def _joined(map_text, first, second):
+    """The map with the line holding name ``second`` merged into the one holding ``first``
+    (the edit a user makes to say two ids are one person)."""
+    lines = map_text.splitlines()
+    keep = next(line for line in lines if " | %s (" % first in line)
+    moved = next(line for line in lines if " | %s (" % second in line)
+    return "\n".join(keep + moved.split(" ", 1)[1][1:] if line == keep else line
+                     for line in lines if line != moved) + "\n"
+
+
+def test_an_edited_map_is_what_is_scored(tmp_path, capsys):
+    """--map scores the map the user edited: joining Will's line (IVF board) and Bill's
+    (dementia board) makes one tool person of two gold people."""
+    people_map = tmp_path / "people.map"
+    assert main(["link", GOLD, "-o", str(people_map), "-q"]) == 0
+    status, linked, _ = evaluate(capsys)
+    status_map, as_linked, _ = evaluate(capsys, "--map", people_map)
+    assert (status, status_map) == (0, 0)
+    assert as_linked[1] == "mode            pseudonym, scope board, map %s" % people_map
+    assert as_linked[2:] == linked[2:]          # the map unedited: the same figures
+    joined = tmp_path / "joined.map"
+    joined.write_text(_joined(people_map.read_text(encoding="utf-8"), "Will", "Bill"),
+                      encoding="utf-8")
+    status, edited, _ = evaluate(capsys, "--map", joined)
+    assert status == 0
+    assert float(edited[4].split()[2]) < float(linked[4].split()[2]) == 1.0
+    assert edited[6] == "wrong merges    1 (1 across threads)"
+    merge = edited.index(next(line for line in edited if line.startswith("merge ")))
+    assert edited[merge + 1:merge + 3] == ["  ~bill-care: 'Bill' in c1-1, 'Bill' in c1-3",
+                                           "  ~will-ivf: 'Will' in i1-1"]
+
+
+def test_a_bad_map_is_refused_before_any_work(tmp_path, capsys):
+    bad = tmp_path / "bad.map"
+    bad.write_text("U1 | @a | Ann (1)\nU1 | @b | Bob (1)\n", encoding="utf-8")
+    figures = tmp_path / "out.json"
+    assert main(["evaluate", GOLD, "--people", "-q", "--map", str(bad),
+                 "--json", str(figures)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["mmbdeid: error: %s:2: this line's person id is also on line 1" % bad]
+    assert not figures.exists()
