@@ -34,7 +34,7 @@ def recall_threshold(folds: Sequence, target: float) -> Optional[float]:
 
 
 def format_group_spread(folds: Sequence, threshold: float, target: float) -> str:
-    """One line per group: the folds it has posts in, its posts and names, recall,
+    """One line for all held-out posts, then one per group: the folds it has posts in, its posts and names, recall,
     precision and leaking posts over those folds (:func:`spread`), and the pooled
     threshold for recall ``target``."""
     lines = ["per group at threshold %g, over the folds holding it, mean ± sd (min–max) %%; "
@@ -42,8 +42,9 @@ def format_group_spread(folds: Sequence, threshold: float, target: float) -> str
              "  %-40s %5s %5s %5s  %-26s %-26s %-26s %s" % (
                  "group", "folds", "posts", "names", "recall", "precision", "leaking posts",
                  "T")]
-    for name in group_names(folds):
-        held = [fold.groups[name] for fold in folds if name in (fold.groups or {})]
+    for name in ["(all)"] + group_names(folds):
+        held = list(folds) if name == "(all)" else [
+            fold.groups[name] for fold in folds if name in (fold.groups or {})]
         measured = fold_metrics(held, threshold)
         names = sum(int(f.gold.sum()) for f in held)
         found = recall_threshold(held, target)

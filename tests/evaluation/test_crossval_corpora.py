@@ -128,6 +128,7 @@ def test_group_table_gives_mean_sd_range_and_the_threshold_for_the_target():
     assert " ".join(row[4:8]) == "75.0 ± 35.4 (50.0–100.0)"   # recall
     assert " ".join(row[12:16]) == "50.0 ± 70.7 (0.0–100.0)"  # leaking posts
     assert row[-1] == "0.009"                                  # reaches 0.01, all 3 names
+    assert table.splitlines()[2].split()[:4] == ["(all)", "2", "2", "3"]
     assert recall_threshold([scores([0, 0], [0.5, 0.1], [np.inf])], 0.96) is None
 
 
