@@ -59,8 +59,11 @@ def _commands(out):
         ("train-dev", ["train", TINY, CONLL, "-o", o("tiny-dev.mmbdeid"), "--dev", TINY,
                        "--target-recall", "0.8", "--max-iterations", "30"]),
         ("evaluate-trained", ["evaluate", TINY, "--model", o("tiny.mmbdeid")]),
+        # the model chain's crossval, the default before issue 31
         ("crossval", ["crossval", TINY, "--folds", "2", "--max-iterations", "30",
-                      "-o", o("crossval.csv")]),
+                      "--chain", "model", "-o", o("crossval.csv")]),
+        ("crossval-scrub", ["crossval", TINY, "--folds", "2", "--max-iterations", "30",
+                            "--quiet", "-o", o("crossval-scrub.csv")]),
     ]
 
 

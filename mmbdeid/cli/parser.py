@@ -17,7 +17,7 @@ from .options import (REVIEW_MODES, chain_option, detecting_command, model_optio
                       person_options, post_formats, posts_options, quiet_option,
                       run_options, stats_options, step_options, tagging_option,
                       training_options)
-from .types import (DEFAULT_TARGET_RECALL, number, open_share, positive,
+from .types import (DEFAULT_TARGET_RECALL, corpus_weight, number, open_share, positive,
                     probability_threshold, target_recall)
 
 
@@ -277,6 +277,25 @@ def add_crossval_command(commands) -> None:
                                "recall, with each fold's precision, " + PLOT_HELP)
     crossval.add_argument("--threshold", type=probability_threshold, metavar="T",
                           help="threshold of the per-fold figures (default 0.05)")
+    chain_option(crossval, "scrub")
+    crossval.add_argument("--base", choices=("default",),
+                          help="default: also train every fold on the default model's "
+                               "corpora (less any post of a CORPUS file), never scored")
+    crossval.add_argument("--train-also", action="append", default=[], metavar="FILE",
+                          help="also train every fold on this annotated or CoNLL file, "
+                               "never scored (repeatable)")
+    crossval.add_argument("--weight", action="append", default=[], metavar="FILE=W",
+                          type=corpus_weight,
+                          help="train on a CORPUS or --train-also file W times (a whole "
+                               "number), on a share W < 1 of its posts, or not at all (0: "
+                               "scored only); default 1 (repeatable)")
+    crossval.add_argument("--by", choices=("file", "board"), default="file",
+                          help="the groups of the per-group figures: each CORPUS file, or "
+                               "each file and each of its boards (EWT's genre) too "
+                               "(default file)")
+    crossval.add_argument("--target-recall", type=target_recall, default=0.96, metavar="R",
+                          help="per group, the highest threshold whose pooled recall "
+                               "reaches R is shown (default 0.96)")
     training_options(crossval)
     quiet_option(crossval)
     posts_options(crossval, input_format=False)

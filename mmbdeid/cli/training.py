@@ -180,30 +180,42 @@ def run_crossval(args) -> int:
     if args.folds < 2:
         raise InputError("--folds must be at least 2")
     check_plotting(args.plot)
-    with locked_outputs([args.output, args.plot], list(args.corpus)):
+    inputs = list(args.corpus) + list(args.train_also)
+    for path, _ in args.weight:
+        if path not in inputs:
+            raise InputError("--weight names a file that is neither a CORPUS nor a "
+                             "--train-also file", path)
+    with locked_outputs([args.output, args.plot], inputs):
         return _crossval(args)
 
 
 def _crossval(args) -> int:
     import numpy as np
-    from ..files.corpora import load_labelled
-    from ..evaluation.crossval import fold_scores
+    from ..evaluation.crossval import corpora_fold_scores
     from ..evaluation.curve_plot import plot_curve
+    from ..evaluation.fold_groups import format_group_spread
     from ..evaluation.metrics import (fold_spread, format_fold_table, format_table,
                                       leak_legend, post_leaks, sweep, write_curve)
     from ..model.tagger import DEFAULT_THRESHOLD
 
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    labelled = [item for path in args.corpus
-                for item in load_labelled(posts_source(args, path, sniff=False))]
+    corpora = _crossval_corpora(args, args.corpus)
+    if not any(corpus.weight for corpus in corpora) and not (args.base or args.train_also):
+        raise InputError("nothing to train on: every CORPUS has --weight 0")
+    fixed = _crossval_corpora(args, args.train_also)
+    if args.base:
+        from ..model.base_corpora import load_base
+        from ..evaluation.crossval import Corpus
+        fixed += [Corpus(name, documents) for name, documents in load_base(args.base)]
     shown = progress(args, "fold")
 
     def fold_progress(number: int):
         shown.label = "fold %d/%d" % (number, args.folds)
         return shown
     try:
-        folds = list(fold_scores(labelled, args.folds, progress=fold_progress,
-                                 **tagger_params(args)))
+        folds = list(corpora_fold_scores(corpora, args.folds, fixed, chain=args.chain,
+                                         by_board=args.by == "board",
+                                         progress=fold_progress, **tagger_params(args)))
     except ValueError as error:        # fewer threads than folds
         raise InputError(str(error), args.corpus[0]) from None
     finally:
@@ -214,12 +226,16 @@ def _crossval(args) -> int:
     rows = sweep(gold, probabilities)
     leaks = post_leaks(minima, [r.threshold for r in rows])
     print("%d-fold cross-validation (folds grouped by thread), %d tokens, %d names; "
-          "default threshold %g" % (args.folds, len(gold), int(gold.sum()), DEFAULT_THRESHOLD))
+          "default threshold %g; chain %s; trained on %s" % (
+              args.folds, len(gold), int(gold.sum()), DEFAULT_THRESHOLD, args.chain,
+              _training_description(corpora, fixed)))
     print(format_table(rows, leaks))
     print(leak_legend(leaks))
     print()
     print(format_fold_table(folds, threshold))
     print(fold_spread(folds, threshold))
+    print()
+    print(format_group_spread(folds, threshold, args.target_recall))
     if args.output:
         write_curve(rows, args.output, leaks, args.output_formats["output"])
     if args.plot:
@@ -227,6 +243,24 @@ def _crossval(args) -> int:
                    mark=threshold, folds=[sweep(f.gold, f.probabilities) for f in folds],
                    fmt=args.output_formats["plot"], leaks=leaks)
     return EXIT_OK
+
+
+def _crossval_corpora(args, paths):
+    """The files ``paths`` as weighted corpora (``--weight``), named by file name."""
+    from ..evaluation.crossval import Corpus
+    from ..files.corpora import load_labelled
+    weights = dict(args.weight)
+    return [Corpus(os.path.basename(str(path)),
+                   load_labelled(posts_source(args, path, sniff=False)),
+                   weights.get(path, 1)) for path in paths]
+
+
+def _training_description(corpora, fixed) -> str:
+    """``the other folds of a.jsonl x1, b.jsonl x0.5; every fold: c.conll x1``."""
+    def listed(items):
+        return ", ".join("%s x%g" % (c.name, c.weight) for c in items if c.weight)
+    described = "the other folds of %s" % (listed(corpora) or "none")
+    return described + ("; every fold: %s" % listed(fixed) if fixed else "")
 
 
 def run_split(args) -> int:

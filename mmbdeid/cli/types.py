@@ -47,3 +47,23 @@ probability_threshold = checked(functools.partial(checks.threshold, name="thresh
 DEFAULT_TARGET_RECALL = 0.9
 target_recall = checked(functools.partial(checks.number, name="target recall", low=0.0,
                                           high=1.0, low_open=True))
+
+
+MAX_CORPUS_WEIGHT = 1000
+
+
+def corpus_weight(text: str):
+    """``crossval --weight FILE=W``: (file, weight), W 0 (not trained on), a share below
+    1 or a whole number up to ``MAX_CORPUS_WEIGHT``."""
+    path, equals, weight = text.rpartition("=")
+    if not equals or not path:
+        raise argparse.ArgumentTypeError("--weight must be FILE=W, got %r" % text)
+    try:
+        value = float(weight)
+    except ValueError:
+        value = -1.0
+    if not (0 <= value < 1 or (value.is_integer() and 1 <= value <= MAX_CORPUS_WEIGHT)):
+        raise argparse.ArgumentTypeError(
+            "--weight %s: W must be 0, a share below 1 or a whole number from 1 to %d, "
+            "got %r" % (path, MAX_CORPUS_WEIGHT, weight))
+    return path, value

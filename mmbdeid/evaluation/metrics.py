@@ -404,7 +404,7 @@ def read_curve_csv(path) -> List[TokenMetrics]:
     return out
 
 
-def _fold_metrics(folds, threshold: float) -> List[Tuple[TokenMetrics, PostLeak]]:
+def fold_metrics(folds, threshold: float) -> List[Tuple[TokenMetrics, PostLeak]]:
     return [(token_metrics(f.gold, f.probabilities > threshold, threshold=threshold),
              post_leak(f.minima, threshold)) for f in folds]
 
@@ -414,7 +414,7 @@ def format_fold_table(folds, threshold: float) -> str:
     ``probabilities``, ``minima``, ``posts``): its size and its figures."""
     lines = ["per fold at threshold %g:" % threshold,
              "  fold  posts  names  recall%  precision%     F1%  leaking posts"]
-    for number, (fold, (m, leak)) in enumerate(zip(folds, _fold_metrics(folds, threshold)), 1):
+    for number, (fold, (m, leak)) in enumerate(zip(folds, fold_metrics(folds, threshold)), 1):
         lines.append("  %4d  %5d  %5d  %7.2f  %10.2f  %6.2f  %s" % (
             number, fold.posts, m.tp + m.fn, 100 * m.recall, 100 * m.precision, 100 * m.f1,
             format_leak(leak)))
@@ -424,7 +424,7 @@ def format_fold_table(folds, threshold: float) -> str:
 def fold_spread(folds, threshold: float) -> str:
     """Mean, standard deviation (n-1) and range over the folds of recall, precision, F1 and
     the leaking-post share: how much the pooled figures would move with another sample."""
-    measured = _fold_metrics(folds, threshold)
+    measured = fold_metrics(folds, threshold)
     series = [("recall", [m.recall for m, _ in measured]),
               ("precision", [m.precision for m, _ in measured]),
               ("F1", [m.f1 for m, _ in measured]),
