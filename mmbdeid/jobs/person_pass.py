@@ -63,7 +63,7 @@ class ChunkMentions:
         for fields, spans, words, addressees in items:
             if words:
                 spans = self.analyzer.extend(Document.from_post(fields), spans, words)
-            spans, mentions = self.finder(fields["text"], spans, fields)
+            spans, mentions = self.finder(fields["text"], spans, fields, addressees)
             answers = []
             for mention in mentions:
                 route = self.resolver.route(mention, fields, addressees)

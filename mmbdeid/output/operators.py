@@ -194,7 +194,8 @@ class PersonOperator(Operator):
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         if self._finder is None:        # (built on first use: with workers, they find)
             self._finder = finder_of(self.people, *self._finder_options)
-        return self.write(fields, *self._finder(fields["text"], spans, fields))
+        return self.write(fields, *self._finder(fields["text"], spans, fields,
+                                                self.resolver.scopes.addressees(fields)))
 
     def write(self, fields: dict, spans: Sequence[Span], mentions: Sequence[Mention],
               answers: Optional[Sequence[Answer]] = None) -> Tuple[dict, Linked]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..people.mentions import Mention, mentions_of
+from ..people.mentions import Mention, mention_role, mentions_of
 from ..people.own_signoff import own_signoff
 from ..people.spread import (ANYWHERE, CONFIDENT, MID_SENTENCE, sentence_initial,
                              where_part_searched, where_searched)
@@ -46,17 +46,19 @@ class MentionFinder:
         from ..detect.registry import STEP_NAMES, keep_steps
         self.keep_steps = keep_steps(STEP_NAMES if steps is None else steps)
 
-    def __call__(self, text: str, spans: Sequence[Span], fields: Optional[dict] = None
-                 ) -> Tuple[List[Span], List[Mention]]:
+    def __call__(self, text: str, spans: Sequence[Span], fields: Optional[dict] = None,
+                 addressees: Sequence[str] = ()) -> Tuple[List[Span], List[Mention]]:
         from ..text.normalize import found_in_visible
         signed = self._own_signoff(text, fields or {})
-        spans = add_spans(spans, self._member_spans(text, spans, fields or {}, signed))
+        found = self._member_spans(text, spans, fields or {}, signed, addressees)
+        spans = add_spans(spans, found)
         if self.allow is not None:
             spans = drop_inside(spans, found_in_visible(self.allow.finditer, text))
         return spans, _with_signoff(text, spans, mentions_of(text, spans), signed)
 
     def _member_spans(self, text: str, spans: Sequence[Span], fields: dict,
-                      signed: Optional[Tuple[int, int]] = None) -> List[Span]:
+                      signed: Optional[Tuple[int, int]] = None,
+                      addressees: Sequence[str] = ()) -> List[Span]:
         """Board members' names the model missed in this post, less those a keep step of
         the analyzer chain keeps (``Graves' disease``, ``Dr.``, a placeholder)."""
         from ..text.document import Document
@@ -67,6 +69,7 @@ class MentionFinder:
                   if not (text[start:end] in self.mid_sentence
                           and sentence_initial(text, start, end))]
         places += self._name_parts(text, spans, fields)
+        places += self._greeted(text, addressees)
         if signed is not None:
             places.append(signed)
         found = drop_inside(_outermost(places), [(span.start, span.end) for span in spans])
@@ -82,6 +85,22 @@ class MentionFinder:
         author = fields.get("author")
         names = self.own_names.get(str(author).casefold()) if author else None
         return own_signoff(text, names) if names else None
+
+    def _greeted(self, text: str, addressees: Sequence[str]) -> List[Tuple[int, int]]:
+        """A name of a member the post may speak to (``addressees``: the thread's posters)
+        where it greets them, set off by a comma or ``!`` (``Mo, Art runs the group``,
+        ``Welcome back, Pen!``; not ``Hope you are well``)."""
+        names = set()
+        for username in addressees:
+            names.update(self.own_names.get(username.casefold(), ()))
+        names = {name for name in names if len(name) >= 2 and " " not in name}
+        if not names:
+            return []
+        pattern = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(
+            re.escape(name) for name in sorted(names, key=len, reverse=True)), re.IGNORECASE)
+        return [(found.start(), found.end()) for found in pattern.finditer(text)
+                if found.group()[:1].isupper() and _set_off(text, found.start(), found.end())
+                and mention_role(text, found.start(), found.end()) == "addressee"]
 
     def _name_parts(self, text: str, spans: Sequence[Span], fields: dict
                     ) -> List[Tuple[int, int]]:
@@ -142,3 +161,14 @@ def _with_signoff(text: str, spans: Sequence[Span], mentions: List[Mention],
     signoff = Mention(signed[0], signed[1], text[signed[0]:signed[1]], "NAME", "author",
                       parts)
     return sorted(mentions + [signoff], key=lambda mention: mention.start)
+
+
+_VOCATIVE_AFTER = re.compile(r"[ \t]*[,!]")
+_VOCATIVE_BEFORE = re.compile(r",[ \t]*$")
+
+
+def _set_off(text: str, start: int, end: int) -> bool:
+    """Whether a name is set off as one spoken to: a comma or ``!`` after it, or a comma
+    before it (``Mo, ...``, ``Welcome back, Pen``)."""
+    return bool(_VOCATIVE_AFTER.match(text, end)
+                or _VOCATIVE_BEFORE.search(text, max(start - 3, 0), start))

@@ -1,5 +1,6 @@
 """What the person modes find in a post beyond the model's spans (issue 30): a member's
-own name where they sign their own post (``xx Pen``, ``-- d``), and the parts of a full
+own name where they sign their own post (``xx Pen``, ``-- d``) or where a post of their
+thread greets them (``Mo, ...``), and the parts of a full
 name in its post and thread (``Dolores`` after ``Dolores Nakamura-Reyes``). Fictional
 boards."""
 import pytest
@@ -22,7 +23,7 @@ def removed(posts, scope="board"):
     finder, resolver = finder_of(people), Resolver(people, linker.scopes, scope)
     found = {}
     for fields, spans in posts:
-        _, mentions = finder(fields["text"], spans, fields)
+        _, mentions = finder(fields["text"], spans, fields, linker.scopes.addressees(fields))
         for mention in mentions:
             person = people[resolver.resolve(mention, fields)]
             key = (fields["id"], mention.text)
@@ -46,6 +47,13 @@ DOLORES = named("d1", "care", "t6", "aggie_p", SOCIAL, "Dolores Nakamura-Reyes")
 DOLORES_REPLY = named("d2", "care", "t6", "ned_n", "Is Dolores at the county office?",
                       parent="d1")
 DOLORES_ELSEWHERE = named("d3", "care", "t7", "ned_n", "Our Dolores retired last year.")
+MO_1 = named("g1", "recovery", "t9", "newstart_mo", "Day 3 for me.\n\n~Mo")
+MO_2 = named("g2", "recovery", "t10", "newstart_mo", "Day 4 for me.\n\n~Mo")
+MO_GREETED = named("g3", "recovery", "t10", "keisha_k", "Mo, the group meets Thursday.",
+                   parent="g2")
+MO_NOT_SET_OFF = named("g4", "recovery", "t10", "keisha_k", "Mo said the group meets.",
+                       parent="g2")
+MO_OTHER_THREAD = named("g5", "recovery", "t11", "keisha_k", "Mo, the group meets Thursday.")
 PHARMACY = "Mine is run by Will Osei-Bonsu, a different Will entirely. Will you go?"
 _AT = PHARMACY.index("Osei")
 WILL = ({"id": "l1", "board": "covid", "thread": "t8", "author": "luis_l", "parent": None,
@@ -63,6 +71,11 @@ WILL = ({"id": "l1", "board": "covid", "thread": "t8", "author": "luis_l", "pare
     # an initial signed after a dash, her habit
     ([DANA_1, DANA_2], ("r1", "d"), "day_by_day_dana"),
     ([DANA_1], ("r1", "d"), None),
+    # her name greeting her, set off by a comma, in a thread where she posts; not
+    # otherwise (a word: Mo, Pen), nor in a thread where she does not
+    ([MO_1, MO_2, MO_GREETED], ("g3", "Mo"), "newstart_mo"),
+    ([MO_1, MO_2, MO_NOT_SET_OFF], ("g4", "Mo"), None),
+    ([MO_1, MO_2, MO_OTHER_THREAD], ("g5", "Mo"), None),
     # the given name of a full name, later in its post and in its thread; not elsewhere
     ([DOLORES], ("d1", "Dolores"), "P"),
     ([DOLORES, DOLORES_REPLY], ("d2", "Dolores"), "P"),
