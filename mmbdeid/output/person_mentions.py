@@ -68,7 +68,8 @@ class MentionFinder:
                   in found_in_visible(self.member_names.finditer, text)
                   if not (text[start:end] in self.mid_sentence
                           and sentence_initial(text, start, end))]
-        places += self._name_parts(text, spans, fields)
+        # (the parts of a full name the map found here too: the map's names are confident)
+        places += self._name_parts(text, add_spans(spans, _outermost(places)), fields)
         places += self._greeted(text, addressees)
         if signed is not None:
             places.append(signed)

@@ -94,3 +94,15 @@ def test_the_parts_of_a_full_name_are_one_person():
     assert len({people[("d1", "Dolores Nakamura-Reyes")], people[("d1", "Dolores")]}) == 1
     will = removed([WILL])
     assert sorted(will) == [("l1", "Will"), ("l1", "Will Osei-Bonsu")]
+
+
+def test_the_parts_of_a_full_name_the_map_finds(tmp_path):
+    """With a map read from a file (no threads, no probabilities), a full name the model
+    missed but the map finds has its parts found in the post too."""
+    from mmbdeid.people.personmap import PersonMap
+    path = tmp_path / "map.txt"
+    path.write_text("U1 | @aggie_p\nP1 | Dolores Nakamura-Reyes (1)\n", encoding="utf-8")
+    fields = {"id": "d1", "board": "care", "thread": "t6", "author": "aggie_p",
+              "text": SOCIAL}
+    spans, _ = finder_of(PersonMap.read(str(path)))(SOCIAL, [], fields)
+    assert [SOCIAL[s.start:s.end] for s in spans] == ["Dolores Nakamura-Reyes", "Dolores"]
