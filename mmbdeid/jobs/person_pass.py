@@ -47,15 +47,13 @@ class ChunkMentions:
     that); ``payload``: the map (:func:`map_payload`), checked against ``digest``."""
 
     def __init__(self, run: str, digest: str, payload: bytes, detection: DetectionConfig):
-        from ..output.operators import hand_added_forms, member_name_forms
-        from ..output.person_mentions import MentionFinder
+        from ..output.operators import finder_of
         from ..people.resolver import Resolver
         from .consistency import ChunkExtender
         if hashlib.sha256(payload).hexdigest() != digest:
             raise MmbdeidValueError("the person map arrived damaged")
         people, members, scope = pickle.loads(payload)
-        self.finder = MentionFinder(member_name_forms(people), detection.chain.allow,
-                                    detection.chain.steps, hand_added=hand_added_forms(people))
+        self.finder = finder_of(people, detection.chain.allow, detection.chain.steps)
         self.resolver = Resolver(people, members, scope)
         self.analyzer = (ChunkExtender(run, replace(detection, render_placeholders=False))
                          .analyzer if detection.chain.runs("consistency") else None)
@@ -66,7 +64,7 @@ class ChunkMentions:
         for fields, spans, words, addressees in items:
             if words:
                 spans = self.analyzer.extend(Document.from_post(fields), spans, words)
-            spans, mentions = self.finder(fields["text"], spans)
+            spans, mentions = self.finder(fields["text"], spans, fields, addressees)
             answers = []
             for mention in mentions:
                 route = self.resolver.route(mention, fields, addressees)

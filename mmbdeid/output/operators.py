@@ -46,7 +46,7 @@ from ..spans import Span, join, mention_groups
 from ..text.markup import stitch_keeping_markup, without_markup
 from ..text.placeholders import PLACEHOLDER, mark_surrogate
 from .hash_key import HashKey
-from .person_mentions import MentionFinder
+from .person_mentions import MentionFinder, name_words
 
 
 class Replaced(NamedTuple):
@@ -194,9 +194,9 @@ class PersonOperator(Operator):
 
     def rewrite(self, fields: dict, spans: Sequence[Span]) -> Tuple[dict, Linked]:
         if self._finder is None:        # (built on first use: with workers, they find)
-            self._finder = MentionFinder(self.member_forms, *self._finder_options,
-                                         hand_added=hand_added_forms(self.people))
-        return self.write(fields, *self._finder(fields["text"], spans))
+            self._finder = finder_of(self.people, *self._finder_options)
+        return self.write(fields, *self._finder(fields["text"], spans, fields,
+                                                self.resolver.scopes.addressees(fields)))
 
     def write(self, fields: dict, spans: Sequence[Span], mentions: Sequence[Mention],
               answers: Optional[Sequence[Answer]] = None) -> Tuple[dict, Linked]:
@@ -370,6 +370,38 @@ def member_name_forms(people: PersonMap) -> List[str]:
                     and (person.confident is None or key in person.confident))):
                 forms.append(form)
     return forms
+
+
+def own_name_keys(people: PersonMap) -> Dict[str, frozenset]:
+    """Each member's username (case-folded) -> the names of their line: what they may
+    sign their own posts with (:mod:`mmbdeid.people.own_signoff`)."""
+    return {username.casefold(): frozenset(person.names)
+            for person in people for username in person.usernames if person.names}
+
+
+def thread_name_parts(people: PersonMap) -> Dict[str, List[str]]:
+    """Thread -> the parts of the confident full names of the people named there who
+    never post (``Dolores`` of ``Dolores Nakamura-Reyes``): searched in that thread only.
+    (A map read from a file does not know the threads.)"""
+    parts: Dict[str, List[str]] = {}
+    for person in people:
+        if person.usernames or not person.threads:
+            continue
+        words = [word for key in person.names if " " in key and (
+                 person.confident is None or key in person.confident)
+                 for word in name_words(people.form(person, key).split())]
+        for thread in person.threads if words else ():
+            parts.setdefault(thread, []).extend(words)
+    return parts
+
+
+def finder_of(people: PersonMap, allow: Sequence[str] = (),
+              steps: Optional[Sequence[str]] = None) -> MentionFinder:
+    """The :class:`MentionFinder` of a person map."""
+    return MentionFinder(member_name_forms(people), allow, steps,
+                         hand_added=hand_added_forms(people),
+                         own_names=own_name_keys(people),
+                         thread_parts=thread_name_parts(people))
 
 
 def hand_added_forms(people: PersonMap) -> List[str]:

@@ -37,7 +37,8 @@ from ..errors import MmbdeidValueError
 from ..spans import Span
 from ..text.placeholders import AUTHOR_PSEUDONYM, PSEUDONYM_IN_TEXT
 from .gender_cues import title_gender
-from .mentions import Mention, mentions_of, signoff_line
+from .mentions import Mention, SignedLine, mentions_of, signoff_line
+from .own_signoff import signed_initial
 from .personmap import Person, PersonMap, name_key
 from .resolver import DuplicateName, Resolver
 from .scope import SCOPES, ScopeIndex, field_text
@@ -135,6 +136,9 @@ class Linker:
         """A sign-off line no span covers (``\n\nAggie``, ``xx Pen``): counted for its
         author; :meth:`person_map` takes it as their name once it is a habit."""
         signed = signoff_line(text)
+        if signed is None:          # an initial signed after a dash (-- d), not a word
+            initial = signed_initial(text)
+            signed = None if initial is None else SignedLine(*initial, True)
         if signed is None or any(m.start < signed.end and signed.start < m.end
                                  for m in mentions):
             return

@@ -296,8 +296,9 @@ def mentions_of(text: str, spans: Iterable[Span]) -> List[Mention]:
     greeting words, honorifics (``Dr``), ``I``, lower-case stop words and bare punctuation
     are not mentions (a capitalised ``Will`` may be a person)."""
     from ..text.normalize import visible_text      # (see after_title)
-    person_spans = [s for s in spans if s.label in PERSON_LABELS
-                    and not _never_a_name(text[s.start:s.end])]
+    from .full_names import whole_full_names
+    person_spans = whole_full_names(text, [s for s in spans if s.label in PERSON_LABELS
+                                           and not _never_a_name(text[s.start:s.end])])
     mentions = []
     line_start = read_to = 0          # each mention's line start, found reading on
     for parts in name_groups(text, person_spans):
@@ -381,11 +382,7 @@ def signoff_line(text: str) -> Optional[SignedLine]:
     """Where the post's last line signs it with one capitalised word (see
     ``_SIGNOFF_LINE``), if it does; a post of one line signs nothing, and a greeting,
     closing, title or stop word is no name."""
-    body = text.rstrip()
-    cut = body.rfind("\n")
-    if cut < 0 or not body[:cut].strip():
-        return None
-    found = _SIGNOFF_LINE.fullmatch(body, cut + 1)
+    found = last_line_match(_SIGNOFF_LINE, text)
     if found is None:
         return None
     lead, word = found.group("lead"), found.group("name")
@@ -393,7 +390,17 @@ def signoff_line(text: str) -> Optional[SignedLine]:
             or word.lower() in _closings():       # (not "Thanks Linda": thanks, or signed)
         return None
     return SignedLine(found.start("name"), found.end("name"),
-                      bool(body[cut + 1:found.start("name")].strip()))
+                      bool(text[found.start():found.start("name")].strip()))
+
+
+def last_line_match(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:
+    """``pattern`` matching the whole last line of a post (less trailing space), if it
+    does; never in a post of one line (it signs nothing)."""
+    body = text.rstrip()
+    cut = body.rfind("\n")
+    if cut < 0 or not body[:cut].strip():
+        return None
+    return pattern.fullmatch(body, cut + 1)
 
 
 @functools.lru_cache(maxsize=1)

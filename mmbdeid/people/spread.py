@@ -12,7 +12,11 @@ dozens.
   where it opens a sentence that goes on (``Hope that helps``, ``Will you``), but where it
   stands alone there (a sign-off ``\n\nSummer``, ``Mo, day 3 counts``);
 - a name that is no word (``Lindqvist``, ``Aggie``) and a name of several words with a
-  part that is no word (``Stan Kowalski``) are searched everywhere, as written.
+  part that is no word (``Stan Kowalski``) are searched everywhere, as written;
+- a part of a confident full name (``Dolores`` of ``Dolores Nakamura-Reyes``), searched in
+  its post and thread only, capitalised as there: everywhere if a name (``Dolores``: a
+  frequent word only as a name), mid-sentence if a name that is also a word (``Will``),
+  not if a word that is no name (:func:`where_part_searched`).
 """
 from __future__ import annotations
 
@@ -77,3 +81,16 @@ def sentence_initial(text: str, start: int, end: int) -> bool:
     with a lower-case word: ``Hope that helps``, not ``Mo, day 3`` nor a sign-off."""
     return (bool(_SENTENCE_START.search(text, max(start - 40, 0), start))
             and bool(_GOES_ON.match(text, end)))
+
+
+def where_part_searched(part: str) -> str:
+    """``ANYWHERE``, ``MID_SENTENCE`` or ``""`` for a part of a full name, written
+    ``part``, in the full name's post or thread (see module doc)."""
+    key = name_key(part)
+    if " " in key or not part[:1].isupper():
+        return ""
+    if key in _stop_words() or key in load_wordlist("word_names"):
+        return MID_SENTENCE
+    if known_name(key) or not is_word(key):
+        return ANYWHERE
+    return where_searched(part)

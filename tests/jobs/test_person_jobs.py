@@ -66,9 +66,9 @@ def test_the_workers_find_the_mentions(tmp_path, dump, monkeypatch):
     calls = []
     original = person_mentions.MentionFinder.__call__
 
-    def counted(self, text, spans):
+    def counted(self, text, spans, *context):
         calls.append(os.getpid())
-        return original(self, text, spans)
+        return original(self, text, spans, *context)
 
     monkeypatch.setattr(person_mentions.MentionFinder, "__call__", counted)
     out = tmp_path / "out.jsonl"
