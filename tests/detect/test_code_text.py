@@ -4,7 +4,7 @@ member's username says so. Every sentence here is fictional, written for this te
 import pytest
 
 from keep_samples import leaked, lost, read_sample, scrub_sample
-from mmbdeid.detect.code_text import CodeTextKeeper, code_regions, name_like_camel_case
+from mmbdeid.detect.keep.code_text import CodeTextKeeper, code_regions, name_like_camel_case
 from mmbdeid.detect.registry import Setup, build_steps
 from mmbdeid.text.document import Document
 

@@ -8,7 +8,7 @@ import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import Completer
-from mmbdeid.detect.completion import COMPLETION, NameCompletion
+from mmbdeid.detect.names.completion import COMPLETION, NameCompletion
 from mmbdeid.detect.registry import STAGES
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document

@@ -7,9 +7,9 @@ model that tags only the tokens it is told to, so each row checks what the rule 
 on their own."""
 import pytest
 
-from mmbdeid.detect.hashtags import HASHTAG, HashtagNameDetector, segment
-from mmbdeid.detect.masked import MASKED, MaskedNameDetector
-from mmbdeid.detect.spaced import separated_name_spans
+from mmbdeid.detect.names.hashtags import HASHTAG, HashtagNameDetector, segment_hashtag
+from mmbdeid.detect.names.masked_names import MASKED, MaskedNameDetector
+from mmbdeid.detect.names.spaced_names import separated_name_spans
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document
 from stand_in_model import scrub
@@ -63,7 +63,7 @@ def test_a_masked_name_the_post_names_goes_with_it():
     ("breastcancerawareness", ["breast", "cancer", "awareness"]),
 ])
 def test_segment(run, parts):
-    assert segment(run) == parts
+    assert segment_hashtag(run) == parts
 
 
 def test_hashtag_spans_are_rule_spans():
@@ -82,7 +82,7 @@ def test_the_quick_separator_check_misses_no_run():
     """The ASCII pre-check (a bytes search on marked text) passes every text in which the
     full expression finds a run of separated letters: checked on random texts."""
     import random
-    from mmbdeid.detect.spaced import (_MARKED_SEPARATORS, _SEPARATED_LETTERS,
+    from mmbdeid.detect.names.spaced_names import (_MARKED_SEPARATORS, _SEPARATED_LETTERS,
                                        _SEPARATOR_MARKS)
     chooser = random.Random(19)
     for _ in range(3000):

@@ -1,4 +1,4 @@
-"""The opt-in kinds' steps in the chain (mmbdeid/detect/identifiers.py, registry.py): run
+"""The opt-in kinds' steps in the chain (mmbdeid/detect/kinds/identifiers.py, registry.py): run
 only when their kind is chosen, one span per identifier over what the model found inside
 it, and scrubbed text stays as it is. Fictional text; the stand-in model tags the words
 a test names."""

@@ -1,5 +1,5 @@
-"""Medical words kept, titles kept, the name after a title removed (detect/medical.py,
-detect/titles.py, the keep lists in lexicons/)."""
+"""Medical words kept, titles kept, the name after a title removed (detect/keep/medical_terms.py,
+detect/names/titles.py, the keep lists in lexicons/)."""
 from pathlib import Path
 
 import pytest
@@ -7,8 +7,8 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.registry import Setup, build_steps, step_names
 from mmbdeid.detect.base import KEEP, REMOVE
-from mmbdeid.detect.medical import MedicalTermKeeper
-from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
+from mmbdeid.detect.keep.medical_terms import MedicalTermKeeper
+from mmbdeid.detect.names.titles import TitledNameDetector, TitleKeeper
 from mmbdeid.lexicon.wordlists import KEEP_LISTS, WORDLISTS, load_wordlist
 from mmbdeid.text.document import Document
 
@@ -220,7 +220,7 @@ def test_chain_keeps_title_and_medical_words_when_the_model_tags_everything():
     assert scrub(analyzer, "Dr. Lindqvist") == "Dr. [NAME]"
     text = "Hashimoto's, TSH, Mom"
     spans = analyzer.analyze(Document.from_text(text))
-    assert spans == []          # the commas are never names either (detect/not_names.py)
+    assert spans == []          # the commas are never names either (detect/keep/not_names.py)
 
 
 def test_chain_removes_the_name_after_a_title_that_the_model_misses():

@@ -5,7 +5,7 @@ while the same words used as a person's name still go."""
 import pytest
 
 import mmbdeid
-from mmbdeid.detect.medical import MedicalTermKeeper
+from mmbdeid.detect.keep.medical_terms import MedicalTermKeeper
 from mmbdeid.text.document import Document
 
 

@@ -6,7 +6,7 @@ Every text here is fictional, written for these tests. The chain runs with a sta
 model that tags nothing, so each row checks what the rule steps find on their own."""
 import pytest
 
-from mmbdeid.detect.message_lines import MESSAGE_LINES, MessageLineDetector
+from mmbdeid.detect.names.message_lines import MESSAGE_LINES, MessageLineDetector
 from mmbdeid.text.document import Document
 from stand_in_model import scrub
 

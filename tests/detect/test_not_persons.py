@@ -6,20 +6,20 @@ Each KEEP step is asked what it keeps in a sentence; the names beside those word
 never be kept (a keep step that kept them would leak them)."""
 import pytest
 
-from mmbdeid.detect.acronyms import AcronymKeeper
+from mmbdeid.detect.keep.acronyms import AcronymKeeper
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import KEEP
-from mmbdeid.detect.calendar import CalendarKeeper
-from mmbdeid.detect.demonyms import DemonymKeeper
-from mmbdeid.detect.devices import DeviceKeeper
-from mmbdeid.detect.filenames import FileExtensionKeeper
-from mmbdeid.detect.gazetteers import GazetteerPhraseKeeper, reads_as_person
-from mmbdeid.detect.institutions import InstitutionKeeper, PrefixedPlaceKeeper
-from mmbdeid.detect.medical import MedicalTermKeeper
+from mmbdeid.detect.keep.calendar import CalendarKeeper
+from mmbdeid.detect.keep.demonyms import DemonymKeeper
+from mmbdeid.detect.keep.devices import DeviceKeeper
+from mmbdeid.detect.keep.file_extensions import FileExtensionKeeper
+from mmbdeid.detect.keep.gazetteer_phrases import GazetteerPhraseKeeper, reads_as_person
+from mmbdeid.detect.keep.institutions import InstitutionKeeper, PrefixedPlaceKeeper
+from mmbdeid.detect.keep.medical_terms import MedicalTermKeeper
 from mmbdeid.detect.registry import (RULE, STAGES, Setup, build_steps, keep_steps,
                                      step_names)
-from mmbdeid.detect.organisations import OrganisationKeeper
-from mmbdeid.detect.places import PlaceKeeper
+from mmbdeid.detect.keep.organisations import OrganisationKeeper
+from mmbdeid.detect.keep.places import PlaceKeeper
 from mmbdeid.lexicon.wordlists import load_wordlist
 from mmbdeid.text.document import Document
 

@@ -5,7 +5,7 @@ tokens a row names, so each row checks what the office steps (and the completion
 them) do. Texts written for these tests."""
 import pytest
 
-from mmbdeid.detect.offices import OFFICE, OfficeNameDetector
+from mmbdeid.detect.names.offices import OFFICE, OfficeNameDetector
 from mmbdeid.text.document import Document
 from stand_in_model import scrub
 

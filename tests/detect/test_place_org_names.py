@@ -1,4 +1,4 @@
-"""The place and organisation steps (mmbdeid/detect/place_names.py, org_names.py; issue 21):
+"""The place and organisation steps (mmbdeid/detect/kinds/place_names.py, org_names.py; issue 21):
 towns, employers, schools and hospitals removed where the text says what they are, beside
 lookalikes that stay. Every text here is fictional, written for this test."""
 import json
@@ -6,8 +6,8 @@ import json
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
-from mmbdeid.detect.org_names import OrgNameDetector
-from mmbdeid.detect.place_names import PlaceNameDetector
+from mmbdeid.detect.kinds.org_names import OrgNameDetector
+from mmbdeid.detect.kinds.place_names import PlaceNameDetector
 from mmbdeid.detect.registry import BY_NAME, step_names
 from mmbdeid.kinds import DEFAULT_KINDS
 from mmbdeid.model.reference import with_reference

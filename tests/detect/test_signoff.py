@@ -8,7 +8,7 @@ after it) removes on its own."""
 import pytest
 
 from mmbdeid.detect.registry import STAGES
-from mmbdeid.detect.signoff import SIGN_OFF, SignOffDetector
+from mmbdeid.detect.names.sign_offs import SIGN_OFF, SignOffDetector
 from mmbdeid.text.document import Document
 from stand_in_model import scrub
 

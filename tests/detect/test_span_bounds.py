@@ -6,9 +6,9 @@ at a recall-first threshold tags the full stop or the greeting beside a name), s
 checks what the chain does with them, whatever a trained model would say."""
 import pytest
 
-from mmbdeid.detect import not_names
+from mmbdeid.detect.keep import not_names
 from mmbdeid.detect.registry import step_names
-from mmbdeid.detect.not_names import NotNameKeeper, never_a_name
+from mmbdeid.detect.keep.not_names import NotNameKeeper, never_a_name
 from mmbdeid.text.document import Document
 from mmbdeid.text.placeholders import NAME_STAND_IN, find_placeholders
 from stand_in_model import scrub

@@ -4,7 +4,7 @@
 removed whatever their case."""
 import pytest
 
-from mmbdeid.detect.usernames import distinctive_usernames
+from mmbdeid.detect.names.usernames import distinctive_usernames
 from mmbdeid.lexicon.word_policy import distinctive_variant
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.text.document import Document
