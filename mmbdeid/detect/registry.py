@@ -24,41 +24,41 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Na
 
 from ..errors import MmbdeidTypeError, MmbdeidValueError
 from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
-from .keep.acronyms import AcronymKeeper
 from .base import KEEP, Detector
-from .keep.calendar import CalendarKeeper
-from .names.capital_names import CapitalNameDetector
-from .keep.code_text import CodeTextKeeper, board_users
-from .names.completion import NameCompletion
 from .consistency import ConsistencyDetector
 from .crf import EVERY_TOKEN, CrfDetector
-from .names.cued_names import CuedNameDetector
+from .keep.acronyms import AcronymKeeper
+from .keep.calendar import CalendarKeeper
+from .keep.code_text import CodeTextKeeper, board_users
 from .keep.demonyms import DemonymKeeper
 from .keep.devices import DeviceKeeper
 from .keep.drugs import DrugKeeper
 from .keep.file_extensions import FileExtensionKeeper
 from .keep.gazetteer_phrases import GazetteerPhraseKeeper
-from .kinds.identifiers import (AddressDetector, DateDetector, IdNumberDetector, IpAddressDetector,
-                          PostcodeDetector)
-from .names.hashtags import HashtagNameDetector
 from .keep.institutions import InstitutionKeeper, PrefixedPlaceKeeper
-from .lists import AllowedTermKeeper, DeniedTermDetector
-from .names.masked_names import MaskedNameDetector
 from .keep.medical_terms import MedicalTermKeeper
-from .names.message_lines import MessageLineDetector
 from .keep.not_names import NotNameKeeper
-from .options import ChainOptions
-from .names.offices import OfficeKeeper, OfficeNameDetector
-from .kinds.org_names import OrgNameDetector
 from .keep.organisations import OrganisationKeeper
-from .patterns import PatternDetector
-from .kinds.place_names import PlaceNameDetector
 from .keep.placeholders import PlaceholderKeeper
 from .keep.places import PlaceKeeper
+from .kinds.identifiers import (AddressDetector, DateDetector, IdNumberDetector, IpAddressDetector,
+                          PostcodeDetector)
+from .kinds.org_names import OrgNameDetector
+from .kinds.place_names import PlaceNameDetector
+from .lists import AllowedTermKeeper, DeniedTermDetector
+from .names.capital_names import CapitalNameDetector
+from .names.completion import NameCompletion
+from .names.cued_names import CuedNameDetector
+from .names.hashtags import HashtagNameDetector
+from .names.masked_names import MaskedNameDetector
+from .names.message_lines import MessageLineDetector
+from .names.offices import OfficeKeeper, OfficeNameDetector
 from .names.sign_offs import SignOffDetector
 from .names.spaced_names import SeparatedNameDetector, SpacedNameDetector
 from .names.titles import TitledNameDetector, TitleKeeper
 from .names.usernames import UsernameDetector
+from .options import ChainOptions
+from .patterns import PatternDetector
 
 MODEL, FILTER, RULE = "model", "filter", "rule"
 STAGES = (MODEL, FILTER, RULE)

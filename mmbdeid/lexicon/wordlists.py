@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_words",
              "medical_words", "drugs", "honorifics")
 
-# Lists of words to keep whatever the model says (mmbdeid.detect.keep.medical_terms, detect.names.titles,
-# detect.keep.not_names): medical eponyms (one entry may be a hyphenated compound or several
-# words: "epstein-barr", "lou gehrig"), the nouns after them, medical abbreviations,
-# kinship words, greetings. Not in WORDLISTS on purpose: that tuple drives the CRF
+# Lists of words to keep whatever the model says (mmbdeid.detect.keep.medical_terms,
+# detect.names.titles, detect.keep.not_names): medical eponyms (one entry may be a
+# hyphenated compound or several words: "epstein-barr", "lou gehrig"), the nouns after
+# them, medical abbreviations, kinship words, greetings. Not in WORDLISTS on purpose: that tuple drives the CRF
 # features and the fuzzy index.
 KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings",
               "organisations_extra", "institution_heads", "medical_devices", "demonyms")

@@ -20,11 +20,11 @@ import re
 from itertools import compress
 from typing import List
 
+from ...lexicon.names import all_first_names
 from ...lexicon.wordlists import load_wordlist
 from ...spans import Span
 from ...text.document import Document
 from ..base import KEEP, Detector
-from ...lexicon.names import all_first_names
 from .gazetteer_phrases import person_words
 
 ACRONYM = "acronym"

@@ -197,7 +197,8 @@ def _username_like(token: str) -> bool:
     with a first name among its parts, or of two capitalised words (``ChestPain``), reads
     as a member's handle, left to the model."""
     return _TWO_WORDS.fullmatch(token) is not None or any(
-        len(part) >= 3 and part.lower() in first_names() for part in _CAMEL_CASE_PARTS.findall(token))
+        len(part) >= 3 and part.lower() in first_names()
+        for part in _CAMEL_CASE_PARTS.findall(token))
 
 
 def _beside_name(tokens, i: int) -> bool:

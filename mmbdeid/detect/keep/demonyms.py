@@ -9,9 +9,9 @@ or better: ``English``, ``French``, ``Welsh``), which are left to the model.
 import functools
 from typing import FrozenSet
 
+from ...lexicon.names import all_first_names
 from ...lexicon.wordlists import load_last_name_ranks, load_wordlist
 from .terms import TermKeeper
-from ...lexicon.names import all_first_names
 
 MAX_SURNAME_RANK = 5000
 

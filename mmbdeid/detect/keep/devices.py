@@ -1,7 +1,8 @@
 """The device filter: medical devices, implants and device-based tests and procedures
 (``Dexcom``, ``OmniPod``, ``MiniMed``, ``Mediport``, ``CyberKnife``, ``Oncotype``) are kept
 whatever the model says, like drug names (``lexicons/medical_devices.txt``, hand-made; a
-device named after a person, ``Foley``, ``Holter``, is an eponym of ``detect/keep/medical_terms.py``)."""
+device named after a person, ``Foley``, ``Holter``, is an eponym of
+``detect/keep/medical_terms.py``)."""
 from ...lexicon.wordlists import load_wordlist
 from .terms import TermKeeper
 

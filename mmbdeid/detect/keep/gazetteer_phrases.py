@@ -53,7 +53,8 @@ _PLAIN = re.compile(r"[^\W_]+(?: [^\W_]+)*")
 
 @functools.lru_cache(maxsize=1)
 def person_words() -> FrozenSet[str]:
-    """Words that may be a person's name: :func:`~mmbdeid.lexicon.names.all_first_names` and census surnames."""
+    """Words that may be a person's name: every first name
+    (:func:`~mmbdeid.lexicon.names.all_first_names`) and census surnames."""
     return all_first_names() | load_wordlist("last_names")
 
 

@@ -26,14 +26,13 @@ the words around it say it is none. Two steps:
 import functools
 from typing import FrozenSet, List, Sequence, Set
 
-from ...lexicon.names import HYPHENS, title_words
+from ...lexicon.names import HYPHENS, all_first_names, title_words
 from ...lexicon.wordlists import load_wordlist
 from ...spans import Span
 from ...text.document import Document
 from ..base import KEEP, Detector, indices_in, lowered_tokens
-from ...lexicon.names import all_first_names
-from .gazetteer_phrases import after_name, person_words
 from ..words import capitalised, name_word
+from .gazetteer_phrases import after_name, person_words
 
 INSTITUTION = "institution"
 MAX_WORDS = 4

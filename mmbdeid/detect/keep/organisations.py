@@ -12,12 +12,11 @@ after a title or a capitalised first name (``Maren Costco`` would be a surname).
 import functools
 from typing import FrozenSet, List
 
-from ...lexicon.names import title_words
+from ...lexicon.names import all_first_names, title_words
 from ...lexicon.wordlists import load_gazetteer, load_wordlist
 from ...spans import Span
 from ...text.document import Document
 from ..base import KEEP, Detector, indices_in, lowered_tokens
-from ...lexicon.names import all_first_names
 from .gazetteer_phrases import after_name, person_words
 
 ORGANISATION = "organisation"

@@ -17,19 +17,19 @@ name (``Mariel Concepcion, NY``, ``James Foley, UK``: a surname):
   ``Hobbs, New Mexico`` (the state is kept too);
 * **listed** with a place kept: ``Syria and Jordan``, ``Omaha, Houston``.
 
-Places written out in several words (``San Diego``) are :mod:`mmbdeid.detect.keep.gazetteer_phrases`'.
+Places written out in several words (``San Diego``) are
+:mod:`mmbdeid.detect.keep.gazetteer_phrases`'.
 """
 import functools
 from typing import FrozenSet, List, Sequence, Set
 
-from ...lexicon.names import title_words
+from ...lexicon.names import all_first_names, title_words
 from ...lexicon.wordlists import load_first_name_shares, load_gazetteer, load_last_name_ranks
 from ...spans import Span
 from ...text.document import Document
 from ..base import KEEP, Detector, indices_in, lowered_tokens
-from ...lexicon.names import all_first_names
-from .gazetteer_phrases import after_name, written_forms
 from ..words import LIST_JOINERS, POSSESSIVE_ENDINGS_ANY_CASE, capitalised
+from .gazetteer_phrases import after_name, written_forms
 
 PLACE = "place"
 PLACE_LABEL = "PLACE"      # the kind (mmbdeid.kinds) of a town an earlier scrub removed

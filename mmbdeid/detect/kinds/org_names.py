@@ -36,17 +36,16 @@ hold is never an organisation (:mod:`mmbdeid.detect.kinds.indirect`).
 import functools
 from typing import FrozenSet, List, Sequence, Set, Tuple
 
-from ...lexicon.names import HYPHENS
+from ...lexicon.names import HYPHENS, all_first_names
 from ...lexicon.wordlists import load_gazetteer, load_wordlist, load_zipf
 from ...text.document import Document
-from ...lexicon.names import all_first_names
 from ..keep.gazetteer_phrases import phrase_tokens, person_words, written_as_name
-from ..words import POSSESSIVE_ENDINGS, Phrase, name_word
-from .indirect import (IndirectDetector, Range, cue_before, never_names,
-                       on_one_line)
 from ..keep.institutions import MAX_WORDS as MAX_INSTITUTION_WORDS, InstitutionKeeper
 from ..keep.organisations import organisation_words
 from ..keep.places import states_and_countries
+from ..words import POSSESSIVE_ENDINGS, Phrase, name_word
+from .indirect import (IndirectDetector, Range, cue_before, never_names,
+                       on_one_line)
 from .place_names import city_words
 
 ORG_NAME = "org-name"
@@ -86,10 +85,10 @@ GENERIC = frozenset({"medical", "cancer", "health", "healthcare", "children", "c
                      "old", "little", "big", "top",
                      "the", "of", "and", "&"})
 # Holidays one attends: ``attended Thanksgiving dinner``.
-ATTENDED_HOLIDAYS = frozenset({"thanksgiving", "christmas", "xmas", "easter", "halloween", "hanukkah",
-                      "chanukah", "passover", "ramadan", "eid", "diwali", "kwanzaa", "lent",
-                      "advent", "mardi", "memorial", "labor", "independence", "mothers",
-                      "fathers", "valentines", "valentine's"})
+ATTENDED_HOLIDAYS = frozenset({
+    "thanksgiving", "christmas", "xmas", "easter", "halloween", "hanukkah", "chanukah",
+    "passover", "ramadan", "eid", "diwali", "kwanzaa", "lent", "advent", "mardi", "memorial",
+    "labor", "independence", "mothers", "fathers", "valentines", "valentine's"})
 # Hospitals of ``organisations_extra.txt`` named alone.
 HOSPITALS = ("md anderson", "johns hopkins", "dana farber", "dana-farber", "cedars sinai",
              "cedars-sinai", "memorial sloan kettering", "sloan kettering", "mount sinai",
@@ -238,7 +237,8 @@ class OrgNameDetector(IndirectDetector):
         j = last - 1
         while (j >= 0 and last - j <= MAX_WORDS and on_one_line(document, j, head + 1)
                and not document.pattern_labels[j] and lowered[j] not in self.institutions.titles
-               and (name_word(tokens[j]) or tokens[j] == "." and j > 0 and lowered[j - 1] in SAINTS)):
+               and (name_word(tokens[j])
+                    or tokens[j] == "." and j > 0 and lowered[j - 1] in SAINTS)):
             j -= 1
         titled = j >= 0 and (lowered[j] in self.institutions.titles or tokens[j] == "."
                              and j > 0 and lowered[j - 1] in self.institutions.titles)

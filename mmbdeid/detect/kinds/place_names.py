@@ -40,14 +40,13 @@ steps of what is no identifier hold is never a place (:mod:`mmbdeid.detect.kinds
 import functools
 from typing import Dict, FrozenSet, List, Sequence, Set, Tuple
 
-from ...lexicon.names import HYPHENS, title_words
+from ...lexicon.names import HYPHENS, all_first_names, title_words
 from ...lexicon.wordlists import load_gazetteer, load_last_name_ranks, load_zipf
 from ...text.document import Document
-from ...lexicon.names import all_first_names
 from ..keep.gazetteer_phrases import phrase_tokens, after_name, reads_as_person, written_as_name
+from ..keep.places import LOCATIVES, MOTION, PLACE_NOUNS, US_STATE_CODES, states_and_countries
 from ..words import LIST_JOINERS, Phrase, POSSESSIVE_ENDINGS, capitalised, name_word, opens_sentence
 from .indirect import IndirectDetector, Range, cue_before, never_names, on_one_line
-from ..keep.places import LOCATIVES, MOTION, PLACE_NOUNS, US_STATE_CODES, states_and_countries
 
 PLACE_NAME = "place-name"
 CITY = "city"

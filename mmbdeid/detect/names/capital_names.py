@@ -29,8 +29,8 @@ from ...lexicon.wordlists import load_wordlist, load_zipf
 from ...spans import Span
 from ...text.document import Document
 from ..base import Detector, without_kept
-from .gap_filler import GapFiller
 from ..crf import EVERY_TOKEN
+from .gap_filler import GapFiller
 from .name_words import OFFICES, name_words
 
 CAPITAL_NAMES = "capital-names"

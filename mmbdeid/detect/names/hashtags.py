@@ -21,8 +21,8 @@ from ...lexicon.names import first_names
 from ...lexicon.wordlists import load_first_name_shares, load_wordlist, load_zipf
 from ...spans import Span
 from ...text.document import Document
-from .gap_filler import GapFiller
 from ..crf import EVERY_TOKEN
+from .gap_filler import GapFiller
 
 HASHTAG = "hashtag"
 # A first name as rare as a word as this (Zipf) is a name in a hashtag: ``Maren`` (2.4).

@@ -36,8 +36,8 @@ from ...lexicon.wordlists import load_wordlist, load_zipf
 from ...spans import Span
 from ...text.document import Document
 from ..base import Detector, without_kept
-from .gap_filler import GapFiller
 from ..crf import EVERY_TOKEN
+from .gap_filler import GapFiller
 
 MESSAGE_LINES = "message-lines"
 MAX_WORDS = 4

@@ -22,8 +22,8 @@ from ...lexicon.wordlists import load_wordlist
 from ...spans import Span
 from ...text.document import Document
 from ..base import KEEP, Detector, indices_in, lowered_tokens, without_kept
-from .gap_filler import GapFiller
 from ..crf import EVERY_TOKEN
+from .gap_filler import GapFiller
 from .name_words import OFFICES, name_words
 
 OFFICE = "office"

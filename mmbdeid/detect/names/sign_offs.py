@@ -54,9 +54,9 @@ from ...lexicon.wordlists import load_wordlist, load_zipf
 from ...spans import Span
 from ...text.document import Document
 from ..base import indices_in, lowered_tokens
+from ..crf import EVERY_TOKEN
 from ..words import WORD_CHARACTER
 from .gap_filler import GapFiller
-from ..crf import EVERY_TOKEN
 from .name_words import name_words
 
 SIGN_OFF = "signoff"
