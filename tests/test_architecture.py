@@ -168,7 +168,7 @@ def test_no_module_over_500_lines_but_the_known_ones():
 # sub-package per other stage.
 DETECT_STAGES = {"keep", "names", "kinds"}
 # Where one name is defined in several modules of detect/ and lexicon/ on purpose: each
-# step's own tuning constants (the module says which step), and the shims of old paths.
+# step's own tuning constants (the module says which step).
 SHARED_NAMES_ALLOWED = {"MAX_WORDS", "MAX_ZIPF", "MIN_LETTERS", "MIN_SURNAME_RANK", "NAME_MIN",
                         "NAME_ZIPF", "RARE_ZIPF", "WORD_ZIPF", "CUES", "OF_HEADS", "PREFIXES"}
 
