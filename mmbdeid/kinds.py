@@ -39,7 +39,7 @@ KINDS = (
     Kind("PHONE", "[PHONE]", person=False, pattern=True, surrogate="phone",
          presidio="PHONE_NUMBER"),
     # Opt-in kinds (issue 21): the HIPAA Safe Harbor identifiers and the indirect ones.
-    # Found by detectors over the visible text (detect/identifiers.py), not before
+    # Found by detectors over the visible text (detect/kinds/identifiers.py), not before
     # tokenising, so that the default kinds' tokens stay as they are.
     Kind("ADDRESS", "[ADDRESS]", person=False, pattern=False, surrogate="address",
          default=False, presidio="LOCATION"),

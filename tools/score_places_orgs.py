@@ -141,11 +141,11 @@ def read_conll(path: str):
 def conll(path: str) -> None:
     """The two steps alone on a CoNLL file with entity types: each word they remove by the
     gold type of its token, and the gold locations and organisations they remove."""
-    from mmbdeid.detect.org_names import OrgNameDetector
-    from mmbdeid.detect.place_names import PlaceNameDetector
+    from mmbdeid.detect.kinds.org_names import OrgNameDetector
+    from mmbdeid.detect.kinds.place_names import PlaceNameDetector
     from mmbdeid.files.corpora import detokenize
-    from mmbdeid.detect.place_names import city_words
-    from mmbdeid.detect.places import states_and_countries
+    from mmbdeid.detect.kinds.place_names import city_words
+    from mmbdeid.detect.keep.places import states_and_countries
     towns = city_words() - states_and_countries()
     steps = (PlaceNameDetector(), OrgNameDetector())
     removed = collections.Counter()

@@ -71,7 +71,7 @@ from collections import Counter
 from typing import (Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Set,
                     Tuple)
 
-from ..detect.medical import MedicalTermKeeper
+from ..detect.keep.medical_terms import MedicalTermKeeper
 from ..errors import InputError
 from ..files.atomic import atomic_output
 from ..files.posts import read_posts

@@ -27,6 +27,7 @@ from .base import KEEP
 from .crf import CrfDetector
 from .lists import AllowedTermKeeper
 from .registry import STEPS
+from .words import capitalised
 
 NEAR_DIVISOR = 10           # a near-miss scores at least the threshold divided by this
 UNKNOWN = "WORD"            # the label of an unknown word's span
@@ -42,9 +43,6 @@ def _dictionary() -> FrozenSet[str]:
     # a given name is on both name lists (the nickname file alone also holds "day")
     return words - (load_wordlist("first_names") & load_wordlist("nicknames"))
 
-
-def capitalised(token: str) -> bool:
-    return token[:1].isupper()
 
 
 def unknown_word(token: str) -> bool:

@@ -9,7 +9,7 @@ chain, so **deny wins** (recall first). Reading the files: :mod:`mmbdeid.files.t
 An entry may say more (:func:`~mmbdeid.text.terms.parse_entry`): ``=Grace`` matches that spelling only (not
 ``GRACE`` nor ``grace``); ``Hope | name`` only where a cue beside it says a person's name
 (``my sister Hope``, ``Hope said``, ``Thanks, Hope!``: the cues of
-:mod:`mmbdeid.detect.cued_names`), ``Grace | word`` only where none does. Both combine:
+:mod:`mmbdeid.detect.names.cued_names`), ``Grace | word`` only where none does. Both combine:
 ``=Grace | word``.
 """
 from typing import Dict, FrozenSet, Iterator, List, Sequence, Tuple
@@ -18,7 +18,7 @@ from ..spans import DENY, Span
 from ..text.document import Document
 from ..text.terms import NAME_CONTEXT, TermMatcher, parse_entry
 from .base import KEEP, Detector
-from .cued_names import cued_names
+from .names.cued_names import cued_names
 
 class _Entries:
     """Whole-word matches of a list's entries, each in its case and context."""

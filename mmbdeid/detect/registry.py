@@ -24,41 +24,41 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Na
 
 from ..errors import MmbdeidTypeError, MmbdeidValueError
 from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
-from .acronyms import AcronymKeeper
 from .base import KEEP, Detector
-from .calendar import CalendarKeeper
-from .capitals import CapitalNameDetector
-from .code_text import CodeTextKeeper, board_users
-from .completion import NameCompletion
 from .consistency import ConsistencyDetector
 from .crf import EVERY_TOKEN, CrfDetector
-from .cued_names import CuedNameDetector
-from .demonyms import DemonymKeeper
-from .devices import DeviceKeeper
-from .drugs import DrugKeeper
-from .filenames import FileExtensionKeeper
-from .gazetteers import GazetteerPhraseKeeper
-from .identifiers import (AddressDetector, DateDetector, IdNumberDetector, IpAddressDetector,
+from .keep.acronyms import AcronymKeeper
+from .keep.calendar import CalendarKeeper
+from .keep.code_text import CodeTextKeeper, board_users
+from .keep.demonyms import DemonymKeeper
+from .keep.devices import DeviceKeeper
+from .keep.drugs import DrugKeeper
+from .keep.file_extensions import FileExtensionKeeper
+from .keep.gazetteer_phrases import GazetteerPhraseKeeper
+from .keep.institutions import InstitutionKeeper, PrefixedPlaceKeeper
+from .keep.medical_terms import MedicalTermKeeper
+from .keep.not_names import NotNameKeeper
+from .keep.organisations import OrganisationKeeper
+from .keep.placeholders import PlaceholderKeeper
+from .keep.places import PlaceKeeper
+from .kinds.identifiers import (AddressDetector, DateDetector, IdNumberDetector, IpAddressDetector,
                           PostcodeDetector)
-from .hashtags import HashtagNameDetector
-from .institutions import InstitutionKeeper, PrefixedPlaceKeeper
+from .kinds.org_names import OrgNameDetector
+from .kinds.place_names import PlaceNameDetector
 from .lists import AllowedTermKeeper, DeniedTermDetector
-from .masked import MaskedNameDetector
-from .medical import MedicalTermKeeper
-from .message_lines import MessageLineDetector
-from .not_names import NotNameKeeper
+from .names.capital_names import CapitalNameDetector
+from .names.completion import NameCompletion
+from .names.cued_names import CuedNameDetector
+from .names.hashtags import HashtagNameDetector
+from .names.masked_names import MaskedNameDetector
+from .names.message_lines import MessageLineDetector
+from .names.offices import OfficeKeeper, OfficeNameDetector
+from .names.sign_offs import SignOffDetector
+from .names.spaced_names import SeparatedNameDetector, SpacedNameDetector
+from .names.titles import TitledNameDetector, TitleKeeper
+from .names.usernames import UsernameDetector
 from .options import ChainOptions
-from .offices import OfficeKeeper, OfficeNameDetector
-from .org_names import OrgNameDetector
-from .organisations import OrganisationKeeper
 from .patterns import PatternDetector
-from .place_names import PlaceNameDetector
-from .placeholders import PlaceholderKeeper
-from .places import PlaceKeeper
-from .signoff import SignOffDetector
-from .spaced import SeparatedNameDetector, SpacedNameDetector
-from .titles import TitledNameDetector, TitleKeeper
-from .usernames import UsernameDetector
 
 MODEL, FILTER, RULE = "model", "filter", "rule"
 STAGES = (MODEL, FILTER, RULE)
@@ -215,7 +215,7 @@ _SHIPPED: Tuple[Step, ...] = (
          lambda s: DeniedTermDetector(s.options.deny) if s.options.deny else None,
          "the user's deny list (--deny)"),
     # The opt-in kinds (issue 21), after the deny list: each wins over what it overlaps,
-    # so a name inside an address is one ADDRESS span (detect/identifiers.py).
+    # so a name inside an address is one ADDRESS span (detect/kinds/identifiers.py).
     *(Step(name, MODEL, detector, lambda s, detector=detector: detector(), help,
            (detector.label,))
       for name, detector, help in (

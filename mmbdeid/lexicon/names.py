@@ -4,7 +4,7 @@ one. One module below the medical-term filter and the title steps, which both re
 import functools
 from typing import FrozenSet
 
-from .wordlists import load_wordlist
+from .wordlists import load_first_name_female_shares, load_wordlist
 
 HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
 
@@ -25,6 +25,14 @@ def census_names() -> FrozenSet[str]:
 def first_names() -> FrozenSet[str]:
     """Census first names and nicknames."""
     return load_wordlist("first_names") | load_wordlist("nicknames")
+
+
+@functools.lru_cache(maxsize=1)
+def all_first_names() -> FrozenSet[str]:
+    """Every first name we know: census first names, nicknames and the gendered first
+    names (``arjun``, ``priya``) of ``first_names_gender`` (:func:`first_names` lacks
+    the last)."""
+    return first_names() | frozenset(load_first_name_female_shares())
 
 
 def name_like(token: str, stop_words: FrozenSet[str]) -> bool:

@@ -1,5 +1,5 @@
 """Which usernames and name parts are ordinary words: the one policy shared by the
-detection step that always removes the board's usernames (:mod:`mmbdeid.detect.usernames`)
+detection step that always removes the board's usernames (:mod:`mmbdeid.detect.names.usernames`)
 and by the leak audit (:mod:`mmbdeid.audit`), so what the audit searches without regard to
 case is exactly what that step removes. The measured trade-off behind the numbers is in
 the audit's module documentation.

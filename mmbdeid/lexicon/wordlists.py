@@ -26,19 +26,19 @@ if TYPE_CHECKING:
 WORDLISTS = ("first_names", "last_names", "nicknames", "common_words", "stop_words",
              "medical_words", "drugs", "honorifics")
 
-# Lists of words to keep whatever the model says (mmbdeid.detect.medical, detect.titles,
-# detect.not_names): medical eponyms (one entry may be a hyphenated compound or several
-# words: "epstein-barr", "lou gehrig"), the nouns after them, medical abbreviations,
-# kinship words, greetings. Not in WORDLISTS on purpose: that tuple drives the CRF
+# Lists of words to keep whatever the model says (mmbdeid.detect.keep.medical_terms,
+# detect.names.titles, detect.keep.not_names): medical eponyms (one entry may be a
+# hyphenated compound or several words: "epstein-barr", "lou gehrig"), the nouns after
+# them, medical abbreviations, kinship words, greetings. Not in WORDLISTS on purpose: that tuple drives the CRF
 # features and the fuzzy index.
 KEEP_LISTS = ("eponyms", "medical_heads", "medical_abbreviations", "kinship", "greetings",
               "organisations_extra", "institution_heads", "medical_devices", "demonyms")
 # Keep lists matched case-exactly (``Travis`` the CI service, not ``TRAVIS``): entries in
-# their own case (detect/code_text.py).
+# their own case (detect/keep/code_text.py).
 CASED_LISTS = ("software_products",)
 
-# Lists of the rule steps that complete a name or find initials (mmbdeid.detect.completion,
-# detect.signoff): name particles (``de``, ``van``, ``al``), generational suffixes (``Jr``),
+# Lists of the rule steps that complete a name or find initials (mmbdeid.detect.names.completion,
+# detect.names.sign_offs): name particles (``de``, ``van``, ``al``), generational suffixes (``Jr``),
 # abbreviations and interjections that are no one's initials (``TIA``, ``xoxo``, ``Hmm``),
 # closing words (``Love``). Not in WORDLISTS either.
 RULE_LISTS = ("name_particles", "name_suffixes", "not_initials", "closings", "word_names")

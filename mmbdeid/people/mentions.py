@@ -286,7 +286,7 @@ def _after_title(text: str, line_start: int, end: int) -> bool:
     # (imported here: the detectors' modules load the tokenizer's tables, which the
     # command line does not need to start)
     from ..lexicon.names import title_words
-    from ..detect.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES
+    from ..detect.names.titles import ABBREVIATED_TITLES, LOWER_CASE_TITLES
     return (key in title_words() and (word[:1].isupper() or key in LOWER_CASE_TITLES)
             and (not dot or key in ABBREVIATED_TITLES))
 

@@ -1,7 +1,7 @@
 """Street addresses and postcodes (the ADDRESS and POSTCODE kinds, opt-in: issue 21).
 
 Found in the visible text by regular expression, like the pattern identifiers, but after
-tokenising and only when the kind is chosen (:mod:`mmbdeid.detect.identifiers`), so the
+tokenising and only when the kind is chosen (:mod:`mmbdeid.detect.kinds.identifiers`), so the
 default kinds' tokens never change. Each finder returns ``(start, end)`` pairs over one
 line (an address never crosses a line break), without the punctuation around it.
 

@@ -12,11 +12,12 @@ import pytest
 
 from mmbdeid.detect import base
 from mmbdeid.detect.base import indices_in, lowered_tokens
-from mmbdeid.detect.drugs import DrugKeeper
-from mmbdeid.detect.medical import MedicalTermKeeper
+from mmbdeid.detect.keep.drugs import DrugKeeper
+from mmbdeid.detect.keep.medical_terms import MedicalTermKeeper
+from mmbdeid.detect.keep.terms import TermKeeper
 from mmbdeid.detect.patterns import PatternDetector
-from mmbdeid.detect.spaced import _SPACED_LETTERS, SPACED_NAME_MIN, spaced_name_spans
-from mmbdeid.detect.titles import TitledNameDetector, TitleKeeper
+from mmbdeid.detect.names.spaced_names import _SPACED_LETTERS, SPACED_NAME_MIN, spaced_name_spans
+from mmbdeid.detect.names.titles import TitledNameDetector, TitleKeeper
 from mmbdeid.kinds import PATTERN_LABELS
 from mmbdeid.lexicon.wordlists import load_wordlist
 from mmbdeid.spans import PATTERN, SPACED, Span
@@ -165,14 +166,14 @@ class Everything(frozenset):
 def every_token(detector):
     if isinstance(detector, MedicalTermKeeper):
         detector.starts = detector.eponym_starts = Everything()
-    elif isinstance(detector, DrugKeeper):
-        drugs = detector.drugs
+    elif isinstance(detector, TermKeeper):
+        terms, source = detector.terms, detector.source
 
         def detect(document):
-            return [Span("KEEP", start, end, 1.0, "drug")
+            return [Span("KEEP", start, end, 1.0, source)
                     for token, (start, end), pattern in zip(
                         document.tokens, document.offsets, document.pattern_labels)
-                    if not pattern and token.lower() in drugs]
+                    if not pattern and token.lower() in terms]
         detector.detect = detect
     elif isinstance(detector, PatternDetector):
         label = detector.label

@@ -4,11 +4,11 @@ import pytest
 from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.detect.base import KEEP, REMOVE, Detector
 from mmbdeid.detect.crf import EVERY_TOKEN, CrfDetector
-from mmbdeid.detect.drugs import DrugKeeper
+from mmbdeid.detect.keep.drugs import DrugKeeper
 from mmbdeid.detect.lists import AllowedTermKeeper, DeniedTermDetector
 from mmbdeid.detect.patterns import PatternDetector
 from mmbdeid.detect.registry import FILTER, MODEL, step_names
-from mmbdeid.detect.spaced import spaced_name_spans
+from mmbdeid.detect.names.spaced_names import spaced_name_spans
 from mmbdeid.spans import Span
 from mmbdeid.text.document import Document
 
@@ -191,7 +191,7 @@ def test_token_scores_for_evaluation():
 
 
 def test_board_usernames_that_are_not_ordinary_words_are_always_removed(tiny_model_path):
-    from mmbdeid.detect.usernames import distinctive_usernames
+    from mmbdeid.detect.names.usernames import distinctive_usernames
     from mmbdeid.model.stats import CorpusStats
     from mmbdeid.model.tagger import NameTagger
     posts = [{"id": "1", "board": "b", "thread": "t", "author": author, "text": "hello"}
