@@ -30,7 +30,7 @@ from .calendar import CalendarKeeper
 from .capitals import CapitalNameDetector
 from .code_text import CodeTextKeeper, board_users
 from .completion import NameCompletion
-from .consistency import ConsistencyDetector
+from .thread_names import ConsistencyDetector
 from .crf import EVERY_TOKEN, CrfDetector
 from .cued_names import CuedNameDetector
 from .demonyms import DemonymKeeper

@@ -7,7 +7,7 @@ that tags nothing, so each row checks what the rule steps remove on their own.""
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
-from mmbdeid.detect.consistency import Seen, removed_types
+from mmbdeid.detect.thread_names import Seen, removed_types
 from mmbdeid.detect.cued_names import CUED, CuedNameDetector
 from mmbdeid.spans import CONSISTENCY, Span
 from mmbdeid.text.document import Document

@@ -7,11 +7,11 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from mmbdeid.detect.consistency import merge_type
-from mmbdeid.jobs import consistency
+from mmbdeid.detect.thread_names import merge_type
+from mmbdeid.jobs import thread_names
 from mmbdeid.detect.options import ChainOptions
 from mmbdeid.jobs.config import DetectionConfig
-from mmbdeid.jobs.consistency import Evidence
+from mmbdeid.jobs.thread_names import Evidence
 from mmbdeid.spans import CRF, Span
 
 NAMES = ["Ann", "Maren", "O'Leary", "Jean-Luc", "Do", "Faith", "Kay", "Zoë", "Will", "Li"]
@@ -42,7 +42,7 @@ def every_word(evidence, fields, index, spans):
                 if low in types or (low[-1:] == "n" and low[:-1] in types):
                     runs[low][run] += 1
             types = {word: seen for word, seen in types.items()
-                     if consistency._occurrences(word, seen, lowered, runs)
+                     if thread_names._occurrences(word, seen, lowered, runs)
                      > covered.get(word, 0)}
     return types or None
 
@@ -93,7 +93,7 @@ def test_the_words_looked_up_are_the_posts_own(monkeypatch):
         merged.append(key)
         return original(types, key, seen)
 
-    monkeypatch.setattr("mmbdeid.detect.consistency.merge_type", counted)
+    monkeypatch.setattr("mmbdeid.detect.thread_names.merge_type", counted)
     fields = {"text": "Thanks Name7 and Name2999", "author": "busy", "board": "b"}
     assert sorted(evidence.words_for(fields, 3000)) == ["name2999", "name7"]
     assert len(merged) == 2

@@ -6,8 +6,8 @@ in the same author's posts on the board: a surname found with confidence in a si
 found again in the next message, where the context says less. The evidence is gathered in
 a first round over the corpus or dump (:class:`NameEvidence`), and a second round adds the
 other occurrences to the spans the whole chain found
-(:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`; the chain's
-:class:`ConsistencyDetector` marks the place from where its keep steps apply). An occurrence counts where its form can
+(:meth:`ThreadNames.extend`; the chain's :class:`ConsistencyDetector` marks the place
+from where its keep steps apply). An occurrence counts where its form can
 be a name: capitalised (``Maren``, ``MAREN``) or written exactly as the form seen; a common
 word written in lower case (``faith``, ``will``) stays. The keep steps after this one in
 the chain (drug names, medical terms, eponyms before a head noun, titles, the user's allow
@@ -24,9 +24,10 @@ from typing import Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequenc
 
 from ..kinds import PERSON_LABELS
 from ..lexicon.wordlists import load_wordlist
-from ..spans import CONSISTENCY, CONSISTENCY_LEVEL as DEFAULT_LEVEL, CRF, Span
+from ..spans import (CONSISTENCY, CONSISTENCY_LEVEL as DEFAULT_LEVEL, CRF, Span, drop_inside,
+                     raise_spans)
 from ..text.document import Document
-from .base import RAISE, Detector
+from .base import KEEP, RAISE, Detector
 from .cued_names import CUED, common_use, word_names
 from .indirect import opens_sentence
 
@@ -199,3 +200,76 @@ class ConsistencyDetector(Detector):
         # Its spans join after the whole chain (Analyzer.extend), in every use alike: a
         # dump's pass 3 cannot run the chain's later steps again over them.
         return []
+
+
+class ThreadNames:
+    """A chain's thread-name decision, the one interface the analyzer, the API and a
+    dump's passes use: the chain's consistency ``step`` and the ``keepers`` (KEEP steps)
+    after it, which drop what they hold from the occurrences found."""
+
+    def __init__(self, step: ConsistencyDetector, keepers: Sequence[Detector]):
+        self.step = step
+        self.keepers = list(keepers)
+
+    @classmethod
+    def of(cls, detectors: Sequence[Detector]) -> Optional["ThreadNames"]:
+        """The decision of the chain of ``detectors`` (None: it has no consistency step)."""
+        for index, detector in enumerate(detectors):
+            if isinstance(detector, ConsistencyDetector):
+                return cls(detector, [later for later in detectors[index + 1:]
+                                      if later.effect == KEEP])
+        return None
+
+    def evidence(self) -> NameEvidence:
+        return NameEvidence(self.step.authors)
+
+    def thread_types(self, documents: Sequence[Document], texts: Sequence[str],
+                     spans: Sequence[List[Span]]) -> List[Types]:
+        """Per document, the words its thread and author removed with high probability,
+        given every document's ``spans`` (the first round's) in its ``texts``."""
+        evidence = self.evidence()
+        keys = [evidence.keys(d.board, d.thread, d.author, index)
+                for index, d in enumerate(documents)]
+        for its_keys, text, found in zip(keys, texts, spans):
+            evidence.add(its_keys, removed_types(text, found, self.step.level))
+        return [evidence.types(its_keys) for its_keys in keys]
+
+    def know(self, documents: Sequence[Document], first: Sequence[List[Span]]) -> None:
+        """The step told, for each of ``documents`` taken as one corpus (evaluation), the
+        words its thread and author removed, given ``first`` (their visible spans of the
+        first round)."""
+        self.step.forget()
+        for document, types in zip(documents, self.thread_types(
+                documents, [d.text for d in documents], first)):
+            self.step.know(document, types)
+
+    def extend(self, document: Document, spans: List[Span], types: Types) -> List[Span]:
+        """``spans`` (offsets into the post's own text, found without the words of
+        ``types``) with the second round: the occurrences of those words, less what the
+        keep steps hold, where they raise a lower model score."""
+        if not types:
+            return spans
+        found = self.occurrences(document, spans, types, document.to_original)
+        return raise_spans(spans, document.to_original(found)) if found else spans
+
+    def known_extended(self, document: Document, spans: List[Span]) -> List[Span]:
+        """``spans`` (visible text) with the second round of the words the step was told
+        for ``document`` (:meth:`know`), as a dump's pass 3 adds it."""
+        types = self.step.types_of(document)
+        found = self.occurrences(document, spans, types, lambda found: found) if types else []
+        return raise_spans(spans, found) if found else spans
+
+    def occurrences(self, document: Document, spans: List[Span], types: Types,
+                    in_offsets_of_spans) -> List[Span]:
+        """The spans (visible text) of ``types``'s words that change ``spans`` (whose
+        offsets ``in_offsets_of_spans`` converts to), less what the keepers hold."""
+        found = matching_spans(document, types)
+        if found and spans:         # those a span as sure already covers change nothing
+            converted = in_offsets_of_spans(found)
+            raised = set(raise_spans(spans, converted))
+            found = [span for span, same in zip(found, converted) if same in raised]
+        for keeper in self.keepers:
+            if not found:
+                break
+            found = drop_inside(found, [(s.start, s.end) for s in keeper.detect(document)])
+        return found

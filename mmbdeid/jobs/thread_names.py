@@ -1,7 +1,9 @@
-"""The consistency pass of ``scrub``: one name, one decision per thread, over a whole dump.
+"""The thread-names pass of ``scrub``: one name, one decision per thread, over a whole dump
+(the decision itself: :mod:`mmbdeid.detect.thread_names`), and its switch
+(:func:`runs_thread_names`).
 
 Threads need not be contiguous in a dump, and a dump may hold millions of posts, so the
-evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
+evidence travels as little as it can (:mod:`mmbdeid.detect.thread_names`):
 
 1. the detection pass (the workers) finds each post's spans as before; here, in the main
    process, the words a post removed with high probability (a few, most posts none) are
@@ -9,21 +11,29 @@ evidence travels as little as it can (:mod:`mmbdeid.detect.consistency`):
 2. the next pass reads the dump again with those spans: a post given the words of its
    scopes that its text may hold (a substring test here, exact in the worker) goes to a
    worker with them, which finds their other occurrences without running the model again
-   (:meth:`~mmbdeid.detect.analyzer.Analyzer.extend`) and, in a per-post mode, writes the
+   (:meth:`~mmbdeid.detect.thread_names.ThreadNames.extend`) and, in a per-post mode, writes the
    output text; every other post is only rewritten.
 """
 import json
 import re
 from collections import Counter, defaultdict
+from dataclasses import replace
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..detect.consistency import NameEvidence, Seen, Types, can_be_the_name, removed_types
+from ..detect.thread_names import NameEvidence, Seen, Types, can_be_the_name, removed_types
 from ..files.diskerrors import scratch_text_file
 from ..spans import Span
 from ..text.document import Document
-from .config import DetectionConfig
+from .config import DetectionConfig, RunConfig
+from .first_pass import reread
 from .input_watch import record_digest
 from .chunks import Detected, chunked, rewrite
+from .progress import Progress
+
+
+def runs_thread_names(detection: DetectionConfig) -> bool:
+    """Whether the run's chain has the consistency step: the switch of the extra pass."""
+    return detection.chain.runs("consistency")
 
 
 class Evidence:
@@ -34,6 +44,12 @@ class Evidence:
         self.level = detection.chain.consistency
         self.names = NameEvidence(detection.chain.authors)
         self.posts = 0
+
+    @classmethod
+    def of(cls, detection: DetectionConfig) -> Optional["Evidence"]:
+        """The evidence of a run of ``detection`` (None: the chain has no consistency
+        step)."""
+        return cls(detection) if runs_thread_names(detection) else None
 
     def keys(self, fields: dict, index: int) -> List[tuple]:
         return self.names.keys(_field(fields, "board"), _field(fields, "thread"),
@@ -89,7 +105,7 @@ _WORD = re.compile(r"\w+")
 def _occurrences(word: str, seen: Seen, lowered: str, runs: Dict[str, Counter]) -> int:
     """At least as many as the tokens ``word`` is in the text (ASCII; ``lowered``: in lower
     case, ``runs``: its runs of word characters by their lower case) where it is written
-    as a name may be (:func:`~mmbdeid.detect.consistency.can_be_the_name`): the runs equal
+    as a name may be (:func:`~mmbdeid.detect.thread_names.can_be_the_name`): the runs equal
     to it (the tokenizer splits at least there) or to it plus the ``n`` of a split ``n't``
     (``do`` of ``don't``), or, for a word with other characters (``o'leary``), its
     occurrences as a substring."""
@@ -136,6 +152,20 @@ class FoundSpans:
             if digest != record_digest(record.fields):
                 raise watch.changed_record(record, "pass 3/3", "pass 2/3")
             yield index, record, [Span(*item) for item in items]
+
+
+def names_completed(config: RunConfig, engine, detected: Iterator[Detected], watch
+                    ) -> Iterator[Detected]:
+    """Pass 3 of a per-post mode: ``detected`` (pass 2's posts of ``config``, a
+    ``scrub_setup`` config) with each post's spans completed by the words its thread and
+    author removed, and its output text."""
+    detection = replace(config.detection, render_placeholders=True)
+    for fields, result in consistent(
+            detected, reread(config), detection, engine,
+            lambda total: Progress("pass 3/3 scrubbing", total=total, quiet=config.quiet),
+            watch):
+        yield result._replace(fields=fields)
+    watch.check_file("pass 3/3")    # appended to after it was read?
 
 
 def consistent(detected: Iterable, reread: Iterator, detection: DetectionConfig,
