@@ -101,7 +101,7 @@ def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summa
     # surrogates: what the text says of each person (Mr., my sister, he) is read in pass 2
     surrogates = issubclass(OPERATORS[config.mode], SurrogateOperator)
     genders = GenderEvidence() if surrogates else None
-    evidence = Evidence.of(config.detection)
+    evidence = Evidence.of(config.detection.chain)
     with FoundSpans() as found:
         for post in detected:
             linker.observe(post.fields, post.spans, post.mentions)

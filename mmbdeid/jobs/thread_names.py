@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from ..detect.options import ChainOptions
 from ..detect.thread_names import NameEvidence, Seen, Types, can_be_the_name, removed_types
 from ..files.diskerrors import scratch_text_file
 from ..spans import Span
@@ -36,20 +37,36 @@ def runs_thread_names(detection: DetectionConfig) -> bool:
     return detection.chain.runs("consistency")
 
 
+def posts_completed(posts: Sequence[dict], documents: Sequence[Document],
+                    spans: Sequence[List[Span]], analyzer, chain: ChainOptions
+                    ) -> List[List[Span]]:
+    """The extra pass on posts held in memory (the API's, taken as one dump): ``spans``
+    (``analyzer``'s of each of ``posts``, read as ``documents``) completed as a dump's
+    pass 3 completes them, by the same :class:`Evidence` taking in every post in order
+    and the same :meth:`~mmbdeid.detect.analyzer.Analyzer.extend`."""
+    evidence = Evidence.of(chain)
+    if evidence is None:
+        return list(spans)
+    for fields, found in zip(posts, spans):
+        evidence.observe(fields, found)
+    return [analyzer.extend(document, found, evidence.words_for(fields, index, found))
+            for index, (fields, document, found) in enumerate(zip(posts, documents, spans))]
+
+
 class Evidence:
     """The main process's side: each post's words and spans taken in as pass 2 yields
-    them (:meth:`observe`), then each post's words again (:meth:`words_for`)."""
+    them (:meth:`observe`), then each post's words again (:meth:`words_for`), for a chain
+    of ``chain`` (its consistency level and whether authors are scopes)."""
 
-    def __init__(self, detection: DetectionConfig):
-        self.level = detection.chain.consistency
-        self.names = NameEvidence(detection.chain.authors)
+    def __init__(self, chain: ChainOptions):
+        self.level = chain.consistency
+        self.names = NameEvidence(chain.authors)
         self.posts = 0
 
     @classmethod
-    def of(cls, detection: DetectionConfig) -> Optional["Evidence"]:
-        """The evidence of a run of ``detection`` (None: the chain has no consistency
-        step)."""
-        return cls(detection) if runs_thread_names(detection) else None
+    def of(cls, chain: ChainOptions) -> Optional["Evidence"]:
+        """The evidence of a run of ``chain`` (None: the chain has no consistency step)."""
+        return cls(chain) if chain.runs("consistency") else None
 
     def keys(self, fields: dict, index: int) -> List[tuple]:
         return self.names.keys(_field(fields, "board"), _field(fields, "thread"),
@@ -175,7 +192,7 @@ def consistent(detected: Iterable, reread: Iterator, detection: DetectionConfig,
     dump's records again, as :class:`~mmbdeid.jobs.input_watch.InputWatch` ``watch``
     checks them: each must be the record pass 2 saw, else the run stops);
     ``progress(total)`` starts this pass's progress report."""
-    evidence = Evidence(detection)
+    evidence = Evidence(detection.chain)
     with FoundSpans() as found:
         for post in detected:
             evidence.observe(post.fields, post.spans)
