@@ -146,15 +146,13 @@ class Scrubber:
         """The chain's spans of each of ``posts`` (checked once, by ``_posts`` or
         ``checks.text``), one per detected token or phrase, as ``scrub`` finds them in a
         dump of these posts: each post analysed as a worker analyses it, then the
-        thread-names pass of the dump (:func:`~mmbdeid.jobs.thread_names.posts_completed`).
+        thread-names round of the dump's pass, by the same evidence
+        (:meth:`~mmbdeid.detect.thread_names.ThreadNames.completed`).
         What the operator is given, so that it replaces the same parts as in a dump."""
-        from .jobs.thread_names import posts_completed
-        fields = [_fields(post) for post in posts]
-        documents = [Document.from_post(post) for post in fields]
+        documents = [Document.from_post(_fields(post)) for post in posts]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
-        found = [analyzer.analyze(document) for document in documents]
-        return posts_completed(fields, documents, found, analyzer, self.options)
+        return analyzer.analyze_all(documents)
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""

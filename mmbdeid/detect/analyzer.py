@@ -88,13 +88,14 @@ class Analyzer:
 
     def analyze_all(self, documents: Sequence[Document]) -> List[List[Span]]:
         """:meth:`analyze` of each of ``documents`` taken as one dump: with a consistency
-        step, the words a thread or author removed are removed throughout it."""
+        step, the words a thread or author removed are removed throughout it, as ``scrub``'s
+        pass removes them (:meth:`~mmbdeid.detect.thread_names.ThreadNames.completed`)."""
         first = [self.analyze(document) for document in documents]
         if self.thread_names is None:
             return first
-        types = self.thread_names.thread_types(documents, [d.original_text for d in documents],
-                                               first)
-        return [self.extend(d, spans, t) for d, spans, t in zip(documents, first, types)]
+        posts = [{"text": d.original_text, "board": d.board, "thread": d.thread,
+                  "author": d.author} for d in documents]
+        return self.thread_names.completed(posts, documents, first)
 
     @classmethod
     def for_extension(cls, options: Optional[ChainOptions] = None, **chosen) -> "Analyzer":

@@ -20,16 +20,18 @@ had in the post's scopes, with ``source`` :data:`~mmbdeid.spans.CONSISTENCY`.
 """
 import functools
 import re
+from collections import Counter, defaultdict
 from typing import Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..kinds import PERSON_LABELS
 from ..lexicon.wordlists import load_wordlist
 from ..spans import (CONSISTENCY, CONSISTENCY_LEVEL as DEFAULT_LEVEL, CRF, Span, drop_inside,
                      raise_spans)
-from ..text.document import Document
+from ..text.document import Document, post_field
 from .base import KEEP, RAISE, Detector
 from .cued_names import CUED, common_use, word_names
 from .indirect import opens_sentence
+from .options import ChainOptions
 
 # The spans that are evidence: the model's sure ones, and the names a context cue found.
 EVIDENCE = frozenset({CRF, CUED})
@@ -202,6 +204,88 @@ class ConsistencyDetector(Detector):
         return []
 
 
+class DumpEvidence:
+    """The evidence of a dump's posts, read from their fields (a dump's main process
+    never tokenises): each post's words and spans taken in, in input order
+    (:meth:`observe`), then each post's words again (:meth:`words_for`), for a chain of
+    ``level`` (the chain's consistency level) with ``authors`` as scopes or not. Used alike by
+    ``scrub``'s pass, the API and :meth:`ThreadNames.completed`."""
+
+    def __init__(self, level: float = DEFAULT_LEVEL, authors: bool = True):
+        self.level = level
+        self.names = NameEvidence(authors)
+        self.posts = 0
+
+    @classmethod
+    def of(cls, chain: ChainOptions) -> Optional["DumpEvidence"]:
+        """The evidence of a run of ``chain`` (None: the chain has no consistency step)."""
+        return cls(chain.consistency, chain.authors) if chain.runs("consistency") else None
+
+    def keys(self, fields: dict, index: int) -> List[tuple]:
+        return self.names.keys(post_field(fields, "board"), post_field(fields, "thread"),
+                               post_field(fields, "author"), index)
+
+    def observe(self, fields: dict, spans: Sequence[Span]) -> None:
+        self.names.add(self.keys(fields, self.posts),
+                       removed_types(fields["text"], spans, self.level))
+        self.posts += 1
+
+    def words_for(self, fields: dict, index: int, spans: Sequence[Span] = ()
+                  ) -> Optional[Types]:
+        """The words of the post's scopes that its text may hold where ``spans`` (its
+        spans so far) do not already remove them as surely (None: none)."""
+        keys = self.keys(fields, index)
+        text = fields["text"]
+        if not (text.isascii() and "<" not in text and "&" not in text):
+            return self.names.types(keys) or None
+        # What the detector reads is this very text (no markup, references or invisible
+        # characters to take out): a word not in it is not there, and one each of whose
+        # occurrences written as a name may be (counted as runs of word characters, or as
+        # a substring: at least as many as there are) a span as sure already covers adds
+        # nothing. So only the text's own runs (and a run less the n of a split n't) and
+        # the scopes' few words of other characters are looked up: an author's words
+        # grow with the dump, a post's do not.
+        lowered = text.lower()
+        candidates = dict.fromkeys(_WORD_RUN.findall(lowered))
+        candidates.update(dict.fromkeys([low[:-1] for low in candidates if low[-1:] == "n"]))
+        candidates.update(dict.fromkeys(word for word in self.names.unusual_words(keys)
+                                        if word in lowered))
+        types = self.names.types_of(keys, candidates)
+        if not types:
+            return None
+        runs: Dict[str, Counter] = defaultdict(Counter)
+        for run in _WORD_RUN.findall(text):
+            low = run.lower()       # only the runs _occurrences reads are counted
+            if low in types or (low[-1:] == "n" and low[:-1] in types):
+                runs[low][run] += 1
+        covered: Dict[str, int] = {}
+        for span in spans:
+            word = lowered[span.start:span.end]
+            seen = types.get(word)
+            if seen is not None and span.score >= seen.prob:
+                covered[word] = covered.get(word, 0) + 1
+        types = {word: seen for word, seen in types.items()
+                 if _occurrences(word, seen, lowered, runs) > covered.get(word, 0)}
+        return types or None
+
+
+
+
+def _occurrences(word: str, seen: Seen, lowered: str, runs: Dict[str, Counter]) -> int:
+    """At least as many as the tokens ``word`` is in the text (ASCII; ``lowered``: in lower
+    case, ``runs``: its runs of word characters by their lower case) where it is written
+    as a name may be (:func:`~mmbdeid.detect.thread_names.can_be_the_name`): the runs equal
+    to it (the tokenizer splits at least there) or to it plus the ``n`` of a split ``n't``
+    (``do`` of ``don't``), or, for a word with other characters (``o'leary``), its
+    occurrences as a substring."""
+    if not _WORD_RUN.fullmatch(word):
+        return lowered.count(word)
+    return (sum(count for run, count in runs.get(word, {}).items()
+                if can_be_the_name(run, seen))
+            + sum(count for run, count in runs.get(word + "n", {}).items()
+                  if can_be_the_name(run[:-1], seen)))
+
+
 class ThreadNames:
     """A chain's thread-name decision, the one interface the analyzer, the API and a
     dump's passes use: the chain's consistency ``step`` and the ``keepers`` (KEEP steps)
@@ -233,6 +317,18 @@ class ThreadNames:
         for its_keys, text, found in zip(keys, texts, spans):
             evidence.add(its_keys, removed_types(text, found, self.step.level))
         return [evidence.types(its_keys) for its_keys in keys]
+
+    def completed(self, posts: Sequence[dict], documents: Sequence[Document],
+                  spans: Sequence[List[Span]]) -> List[List[Span]]:
+        """The second round over posts taken as one dump: ``spans`` (the first round's of
+        each of ``posts``, read as ``documents``; offsets into the post's own text)
+        completed as ``scrub``'s pass completes them, by the same :class:`DumpEvidence`
+        taking in every post in order."""
+        evidence = DumpEvidence(self.step.level, self.step.authors)
+        for fields, found in zip(posts, spans):
+            evidence.observe(fields, found)
+        return [self.extend(document, found, evidence.words_for(fields, index, found))
+                for index, (fields, document, found) in enumerate(zip(posts, documents, spans))]
 
     def know(self, documents: Sequence[Document], first: Sequence[List[Span]]) -> None:
         """The step told, for each of ``documents`` taken as one corpus (evaluation), the

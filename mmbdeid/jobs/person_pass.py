@@ -95,13 +95,14 @@ def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summa
     from ..people.linker import Linker
     from ..people.personmap import PersonMap
     from .first_pass import reread
-    from .thread_names import Evidence, FoundSpans
+    from ..detect.thread_names import DumpEvidence
+    from .thread_names import FoundSpans
 
     linker = Linker(config.scope)
     # surrogates: what the text says of each person (Mr., my sister, he) is read in pass 2
     surrogates = issubclass(OPERATORS[config.mode], SurrogateOperator)
     genders = GenderEvidence() if surrogates else None
-    evidence = Evidence.of(config.detection.chain)
+    evidence = DumpEvidence.of(config.detection.chain)
     with FoundSpans() as found:
         for post in detected:
             linker.observe(post.fields, post.spans, post.mentions)

@@ -199,9 +199,8 @@ def _words_sent(name: str, text: str, spans=()):
     """The words the main process sends a worker with ``text`` (and its ``spans``) after
     a post of the thread removed ``name`` with probability 0.9 (None: the post is not
     sent with any)."""
-    from mmbdeid.detect.options import ChainOptions
-    from mmbdeid.jobs.thread_names import Evidence
-    evidence = Evidence(ChainOptions())
+    from mmbdeid.detect.thread_names import DumpEvidence
+    evidence = DumpEvidence()
     evidence.observe({"text": name, "thread": "t"}, [Span("NAME", 0, len(name), 0.9, CRF)])
     words = evidence.words_for({"text": text, "thread": "t"}, 1, spans)
     return sorted(words) if words else None

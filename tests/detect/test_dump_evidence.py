@@ -8,9 +8,8 @@ from collections import Counter, defaultdict
 import pytest
 
 from mmbdeid.detect.thread_names import merge_type
-from mmbdeid.jobs import thread_names
-from mmbdeid.detect.options import ChainOptions
-from mmbdeid.jobs.thread_names import Evidence
+from mmbdeid.detect import thread_names
+from mmbdeid.detect.thread_names import DumpEvidence
 from mmbdeid.spans import CRF, Span
 
 NAMES = ["Ann", "Maren", "O'Leary", "Jean-Luc", "Do", "Faith", "Kay", "Zoë", "Will", "Li"]
@@ -60,7 +59,7 @@ def name_spans(text, rng):
 @pytest.mark.parametrize("seed", range(8))
 def test_the_words_sent_are_those_of_going_through_every_word(seed):
     rng = random.Random(seed)
-    evidence = Evidence(ChainOptions(consistency=0.6))
+    evidence = DumpEvidence(0.6)
     posts = []
     for index in range(300):
         words = rng.choices(NAMES + FILLER, k=rng.randint(1, 12))
@@ -80,7 +79,7 @@ def test_the_words_sent_are_those_of_going_through_every_word(seed):
 
 def test_the_words_looked_up_are_the_posts_own(monkeypatch):
     """An author with thousands of words: a post's words are looked up, not theirs."""
-    evidence = Evidence(ChainOptions())
+    evidence = DumpEvidence()
     for number in range(3000):
         name = "Name%d" % number
         evidence.observe({"text": name, "author": "busy", "board": "b"},
