@@ -124,16 +124,16 @@ class Scrubber:
         per mention (``Mary Jane`` is one span, with its likelier token's probability), in
         text order. ``author``, ``thread``, ``board``: the post's fields (see
         :func:`mmbdeid.scrub`)."""
-        return self.analyze_many([dict(_context(author, thread, board),
-                                       text=checks.text(text))])[0]
+        post = dict(_context(author, thread, board), text=checks.text(text))
+        return merge_mentions(post["text"], self._detected([post])[0])
 
     def scrub(self, text: str, author: Field = None, thread: Field = None,
               board: Field = None) -> str:
         """``text`` with each identifier replaced by its placeholder (``[NAME]``, ...), or
         as the scrubber's ``mode`` says.
         ``author``, ``thread``, ``board``: the post's fields (see :func:`mmbdeid.scrub`)."""
-        return self.scrub_many([dict(_context(author, thread, board),
-                                     text=checks.text(text))])[0]
+        post = dict(_context(author, thread, board), text=checks.text(text))
+        return self._rewritten([post])[0]["text"]
 
     def analyze_many(self, posts: Sequence[dict]) -> List[List[Span]]:
         """:meth:`analyze` for many posts (dicts with ``text`` and optionally ``board``,
@@ -143,21 +143,23 @@ class Scrubber:
                 for post, spans in zip(posts, self._detected(posts))]
 
     def _detected(self, posts: List[dict]) -> List[List[Span]]:
-        """The chain's spans of each of ``posts`` (checked by ``_posts``), one per detected
-        token or phrase, as a dump's workers find them: what the operator is given, so
-        that it replaces the same parts as in a dump."""
-        documents = [_document(post) for post in posts]
+        """The chain's spans of each of ``posts`` (checked once, by ``_posts`` or
+        ``checks.text``), one per detected token or phrase, as ``scrub`` finds them in a
+        dump of these posts: each post analysed as a worker analyses it, then the
+        thread-names round of the dump's pass, by the same evidence
+        (:meth:`~mmbdeid.detect.thread_names.ThreadNames.completed`).
+        What the operator is given, so that it replaces the same parts as in a dump."""
+        documents = [Document.from_post(_fields(post)) for post in posts]
         analyzer = self._analyzer(documents)
         analyzer.prefetch(documents)
         return analyzer.analyze_all(documents)
 
     def scrub_many(self, posts: Sequence[dict]) -> List[str]:
         """:meth:`scrub` for many posts, taken together as one dump."""
-        return [record["text"] for record in self._rewritten(posts)]
+        return [record["text"] for record in self._rewritten(_posts(posts))]
 
-    def _rewritten(self, posts: Sequence[dict]) -> List[dict]:
-        """The posts (text and context fields) as the operator rewrites them."""
-        posts = _posts(posts)
+    def _rewritten(self, posts: List[dict]) -> List[dict]:
+        """The posts (text and context fields, checked) as the operator rewrites them."""
         return [self.operator.rewrite(post, spans)[0]
                 for post, spans in zip(posts, self._detected(posts))]
 
@@ -291,8 +293,9 @@ def _text_problem(value: Any) -> Optional[str]:
     return "must be a string, not %s" % checks.kind_of(value)
 
 
-def _document(post: dict) -> Document:
-    return Document.from_post({k: _as_field(v) for k, v in post.items()})
+def _fields(post: dict) -> dict:
+    """A checked post's fields as a dump's record holds them."""
+    return {k: _as_field(v) for k, v in post.items()}
 
 
 def _as_field(value: Any) -> Any:

@@ -29,7 +29,7 @@ MODEL_SCORED = frozenset({CRF, COMPLETION})
 GOLD = "gold"            # hand-tagged spans of an annotated corpus
 
 # The probability from which a word the model removed is removed throughout its thread and
-# its author's posts (detect/consistency.py). Chosen on EWT dev with the default model at
+# its author's posts (detect/thread_names.py). Chosen on EWT dev with the default model at
 # threshold 0.05 among 0.3-0.9 (docs/accuracy.md): 0.5 gained the most recall
 # (82.9 -> 89.2%) and precision rose a little; 0.3 gained as much recall but lost precision.
 CONSISTENCY_LEVEL = 0.5

@@ -5,7 +5,7 @@ def hook_progress(monkeypatch, label, moment, change):
     """Run ``change()`` once, when the pass whose progress label starts with ``label``
     starts (before it reads), has read its first chunk (``update``) or ends (after it
     read everything)."""
-    from mmbdeid.jobs import first_pass, passes, person_pass
+    from mmbdeid.jobs import first_pass, passes, person_pass, thread_names
     fired = []
 
     def fire(progress_label):
@@ -28,6 +28,6 @@ def hook_progress(monkeypatch, label, moment, change):
             if moment == "end":
                 fire(self.label)
             super().close()
-    for module in (first_pass, passes, person_pass):   # pass 1, passes 2 and 3
+    for module in (first_pass, passes, person_pass, thread_names):   # passes 1, 2 and 3
         monkeypatch.setattr(module, "Progress", Hooked)
     return fired

@@ -3,7 +3,7 @@
 
 Runs the real CLI on ``corpora_samples/health_boards.annotated.jsonl`` and compares the
 ``person`` of every removed span with the gold ``person`` annotations
-(:mod:`mmbdeid.evaluation.consistency`), then audits the scrubbed output for leaks. Usage::
+(:mod:`mmbdeid.evaluation.pseudonym_consistency`), then audits the scrubbed output for leaks. Usage::
 
     python3 tools/measure_people.py [--model MODEL] [--scope board] [--work DIR]
 """
@@ -17,7 +17,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from mmbdeid.evaluation.consistency import gold_mentions, measure  # noqa: E402
+from mmbdeid.evaluation.pseudonym_consistency import gold_mentions, measure  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "corpora_samples", "health_boards.annotated.jsonl")
 

@@ -24,8 +24,7 @@ from ..kinds import NON_PERSON_LABELS, PATTERN_LABELS
 from ..spans import CRF, Span, add_spans, adjacent, drop_inside, raise_spans
 from ..text.document import Document
 from .base import KEEP, RAISE, Completer, Detector
-from .consistency import (ConsistencyDetector, NameEvidence, Types, matching_spans,
-                          removed_types)
+from .thread_names import ThreadNames, Types
 from .options import ChainOptions, chain_options
 from .registry import (BY_NAME, FILTER, MODEL, STEP_NAMES, Setup, build_steps, step_names)
 
@@ -41,8 +40,7 @@ class Analyzer:
         # Asked once, not per post: isinstance of an abstract base's subclass goes through
         # ABCMeta, several times slower than a plain class's.
         self._completes = [isinstance(detector, Completer) for detector in self.detectors]
-        self._consistency = next((detector for detector in self.detectors
-                                  if isinstance(detector, ConsistencyDetector)), None)
+        self.thread_names = ThreadNames.of(self.detectors)   # None: no consistency step
 
     @classmethod
     def build(cls, tagger=None, stats=None, options: Optional[ChainOptions] = None,
@@ -75,50 +73,29 @@ class Analyzer:
             detector.prepare(documents)
         self.gather(documents)
 
-    @property
-    def consistency(self) -> Optional[ConsistencyDetector]:
-        """The chain's consistency step, if it has one."""
-        return self._consistency
-
     def gather(self, documents: Sequence[Document]) -> None:
         """The first round of the consistency step over ``documents`` taken as one corpus
         (evaluation): each is analysed, and the step is told the words its thread and
         author removed with high probability (nothing without a consistency step)."""
-        step = self.consistency
-        if step is None:
+        if self.thread_names is None:
             return
-        step.forget()
         # The evidence is the model's sure spans. The rule steps that read the spans found
         # so far replace them here (a span on every token: the rule's 1.0 counts at every
         # threshold), never in scrub (a token the model removes keeps its span), so the
         # first round runs without them, as scrub's evidence is.
-        first = [self._visible_spans(document, completers=False) for document in documents]
-        for document, types in zip(documents, self.thread_types(
-                documents, [d.text for d in documents], first)):
-            step.know(document, types)
-
-    def thread_types(self, documents: Sequence[Document], texts: Sequence[str],
-                     spans: Sequence[List[Span]]) -> List[Types]:
-        """Per document, the words its thread and author removed with high probability,
-        given every document's ``spans`` (the first round's) in its ``texts``."""
-        step = self.consistency
-        if step is None:
-            return [{} for _ in documents]
-        evidence = NameEvidence(step.authors)
-        keys = [evidence.keys(d.board, d.thread, d.author, index)
-                for index, d in enumerate(documents)]
-        for its_keys, text, found in zip(keys, texts, spans):
-            evidence.add(its_keys, removed_types(text, found, step.level))
-        return [evidence.types(its_keys) for its_keys in keys]
+        self.thread_names.know(documents, [self._visible_spans(document, completers=False)
+                                           for document in documents])
 
     def analyze_all(self, documents: Sequence[Document]) -> List[List[Span]]:
         """:meth:`analyze` of each of ``documents`` taken as one dump: with a consistency
-        step, the words a thread or author removed are removed throughout it."""
+        step, the words a thread or author removed are removed throughout it, as ``scrub``'s
+        pass removes them (:meth:`~mmbdeid.detect.thread_names.ThreadNames.completed`)."""
         first = [self.analyze(document) for document in documents]
-        if self.consistency is None:
+        if self.thread_names is None:
             return first
-        types = self.thread_types(documents, [d.original_text for d in documents], first)
-        return [self.extend(d, spans, t) for d, spans, t in zip(documents, first, types)]
+        posts = [{"text": d.original_text, "board": d.board, "thread": d.thread,
+                  "author": d.author} for d in documents]
+        return self.thread_names.completed(posts, documents, first)
 
     @classmethod
     def for_extension(cls, options: Optional[ChainOptions] = None, **chosen) -> "Analyzer":
@@ -131,26 +108,9 @@ class Analyzer:
         consistency step's second round: the occurrences of those words, less what the keep
         steps after it hold, where they raise a lower model score. What :meth:`analyze`
         gives with the step told ``types``, without running the model again."""
-        if self.consistency is None or not types:
+        if self.thread_names is None:
             return spans
-        found = self._occurrences(document, spans, types, document.to_original)
-        return raise_spans(spans, document.to_original(found)) if found else spans
-
-    def _occurrences(self, document: Document, spans: List[Span], types: Types,
-                     in_offsets_of_spans) -> List[Span]:
-        """The consistency spans (visible text) of ``types`` that change ``spans`` (whose
-        offsets ``in_offsets_of_spans`` converts to), less what the keep steps after the
-        consistency step hold."""
-        step = self.consistency
-        found = matching_spans(document, types)
-        if found and spans:         # those a span as sure already covers change nothing
-            converted = in_offsets_of_spans(found)
-            raised = set(raise_spans(spans, converted))
-            found = [span for span, same in zip(found, converted) if same in raised]
-        for detector in self.detectors[self.detectors.index(step) + 1:]:
-            if found and detector.effect == KEEP:
-                found = drop_inside(found, [(s.start, s.end) for s in detector.detect(document)])
-        return found
+        return self.thread_names.extend(document, spans, types)
 
     def analyze(self, document: Document) -> List[Span]:
         """The identifiers to remove, each with its label, probability and source, with
@@ -174,12 +134,8 @@ class Analyzer:
                 spans = raise_spans(spans, found)
             else:
                 spans = add_spans(spans, found)
-        step = self.consistency
-        types = step.types_of(document) if step is not None else None
-        if types:                   # the second round, as a dump's pass 3 adds it
-            found = self._occurrences(document, spans, types, lambda found: found)
-            if found:
-                spans = raise_spans(spans, found)
+        if self.thread_names is not None:   # the second round, as a dump's pass 3 adds it
+            spans = self.thread_names.known_extended(document, spans)
         return spans
 
     def token_scores(self, document: Document) -> List[Optional[float]]:

@@ -27,7 +27,7 @@ class ChainOptions:
     the CRF's marginals are computed, ``compiled`` or ``crfsuite`` (the command line's
     ``--tagging``; :mod:`mmbdeid.detect.crf`); ``consistency``: the probability from which a
     word removed in a thread (and, with ``authors``, by an author on the board) is removed
-    wherever it stands there (:mod:`mmbdeid.detect.consistency`); ``kinds``: the kinds of
+    wherever it stands there (:mod:`mmbdeid.detect.thread_names`); ``kinds``: the kinds of
     identifier removed (:mod:`mmbdeid.kinds`; a step finding only others is left out).
 
     A value of the wrong kind raises ``MmbdeidTypeError``, one out of range

@@ -25,7 +25,7 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Na
 from ..errors import MmbdeidTypeError, MmbdeidValueError
 from ..kinds import DEFAULT_KINDS, PATTERN_LABELS
 from .base import KEEP, Detector
-from .consistency import ConsistencyDetector
+from .thread_names import ConsistencyDetector
 from .crf import EVERY_TOKEN, CrfDetector
 from .keep.acronyms import AcronymKeeper
 from .keep.calendar import CalendarKeeper

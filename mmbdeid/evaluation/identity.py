@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from .consistency import NEVER_POSTS
+from .pseudonym_consistency import NEVER_POSTS
 
 
 @dataclass(frozen=True)

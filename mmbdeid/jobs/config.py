@@ -23,7 +23,7 @@ class DetectionConfig:
     threshold, steps, allow and deny terms, tagging, consistency, kinds); with ``consistency``
     among its steps, the words a thread (and, with ``authors``, an author on the board)
     removed are removed throughout it in a pass after detection
-    (:mod:`mmbdeid.jobs.consistency`).
+    (:mod:`mmbdeid.jobs.thread_names`).
     ``render_placeholders``: the workers also write the output text, with the per-post
     operator ``mode`` (placeholder, mask, hash: :mod:`mmbdeid.output.operators`); the
     person modes rewrite posts only after linking, in pass 3

@@ -123,7 +123,7 @@ class DaskEngine:
     def extender(self, detection: DetectionConfig) -> Tuple[Callable, tuple]:
         """(factory, args) of the consistency pass's function on workers (it needs no
         files), cached per worker under this run, so the run's end removes it too."""
-        from .consistency import ChunkExtender
+        from .thread_names import ChunkExtender
         return ChunkExtender, (self.run_id, detection)
 
     def mention_finder(self, detection: DetectionConfig, digest: str, payload: bytes

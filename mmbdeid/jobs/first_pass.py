@@ -127,3 +127,14 @@ def check_stats_source(stats: CorpusStats, scan: DumpScan, path: str) -> None:
         raise InputError("these statistics were built by mmbdeid %s, this is %s: use "
                          "--stats-rebuild" % (found.get("mmbdeid_version"),
                                               expected["mmbdeid_version"]), path)
+
+
+def reread(config) -> Iterator:
+    """The dump of ``config`` (a :class:`~mmbdeid.jobs.config.RunConfig`) read again
+    after pass 1, which logged the bad records already (with --skip-bad)."""
+    return read_posts(config.dump, on_bad=_logged_already if config.skip_bad else None,
+                      max_chars=config.max_post_chars)
+
+
+def _logged_already(bad) -> None:
+    """A later pass meets the bad records pass 1 logged: nothing to do."""

@@ -405,7 +405,7 @@ class LocalEngine:
 
     def extender(self, detection: DetectionConfig) -> Tuple[Callable, tuple]:
         """(factory, args) of the consistency pass's function in each worker."""
-        from .consistency import ChunkExtender
+        from .thread_names import ChunkExtender
         return ChunkExtender, ("", detection)
 
     def mention_finder(self, detection: DetectionConfig, digest: str, payload: bytes

@@ -22,7 +22,6 @@ from ..files.diskerrors import temporary_directory_name
 from ..files.formats import PARQUET
 from ..files.parquet import ColumnKinds
 from ..files.post_writer import post_output
-from ..files.posts import Record, read_posts
 from ..files.scratch import scratch_directory
 from ..kinds import DEFAULT_KINDS, LABELS
 from ..model.stats import CorpusStats
@@ -32,9 +31,10 @@ from ..spans import Span
 from .chunks import Detected, chunked, mention_counts
 from .collection import fewer_collections
 from .config import RunConfig
-from .first_pass import DumpScan, build_stats, check_stats_source, validate_only
+from .first_pass import DumpScan, build_stats, check_stats_source, reread, validate_only
 from .input_watch import InputWatch
 from .person_pass import linked, people_rewritten
+from .thread_names import names_completed, runs_thread_names
 from .progress import Progress
 
 MAX_WARNINGS_SHOWN = 20
@@ -114,9 +114,6 @@ def _reject_file(path: Optional[str]):
     return output_if_written(path, private=True) if path else contextlib.nullcontext()
 
 
-def _ignore(bad) -> None:
-    """Pass 2 re-reads the dump: bad records were logged by pass 1 already."""
-
 
 @contextlib.contextmanager
 def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
@@ -152,7 +149,7 @@ def detected_posts(config: RunConfig, engine, summary: Summary, passes: int,
         def posts_with_spans() -> Iterator[Detected]:
             reader = "pass 2/%d" % passes
             progress = Progress("%s %s" % (reader, work), total=total, quiet=config.quiet)
-            posts = (record.fields for record in watch.records(_reread(config), reader))
+            posts = (record.fields for record in watch.records(reread(config), reader))
             for chunk, results in engine.map_ordered(factory, args, chunked(posts)):
                 for fields, result in zip(chunk, results):
                     summary.tokens += result.tokens
@@ -180,12 +177,6 @@ def _stats_location(config: RunConfig, scratch: str) -> Iterator[Tuple[str, bool
             yield temporary, False
     else:
         yield os.path.join(scratch, "stats.sqlite"), False
-
-
-def _reread(config: RunConfig) -> Iterator[Record]:
-    """The dump's records after pass 1 (which logged the bad ones, with --skip-bad)."""
-    return read_posts(config.dump, on_bad=_ignore if config.skip_bad else None,
-                      max_chars=config.max_post_chars)
 
 
 @fewer_collections()
@@ -219,7 +210,7 @@ def scrub_setup(config: RunConfig) -> Tuple[RunConfig, int, str]:
     mode; the placeholders are written after the consistency pass), its number of passes
     and what pass 2 is called."""
     by_people = OPERATORS[config.mode].needs_people
-    consistency = config.detection.chain.runs("consistency")
+    consistency = runs_thread_names(config.detection)
     if by_people:
         config = replace(config, detection=replace(config.detection, mentions=True))
     if consistency and not by_people:
@@ -238,11 +229,10 @@ def scrubbed_posts(config: RunConfig, engine, summary: Summary,
     consistency pass and, in a person mode, linking and pass 3. ``review`` reads the same,
     so the page shows what scrub removes."""
     if OPERATORS[config.mode].needs_people:
-        yield from people_rewritten(config, engine, detected, watch, summary,
-                                    lambda: _reread(config))
+        yield from people_rewritten(config, engine, detected, watch, summary)
         return
-    if config.detection.chain.runs("consistency"):
-        detected = _consistent(config, engine, detected, watch)
+    if runs_thread_names(config.detection):
+        detected = names_completed(config, engine, detected, watch)
     operator = post_operator(config.mode, config.detection.hash_key)
     for post in detected:
         record, replaced = ((dict(post.fields, text=post.text, **(post.rewritten or {})),
@@ -253,21 +243,6 @@ def scrubbed_posts(config: RunConfig, engine, summary: Summary,
             summary.count_removed(post.fields["text"],
                                   [part for r in replaced for part in r.parts])
         yield post.fields, record, replaced
-
-
-def _consistent(config: RunConfig, engine, detected: Iterator[Detected],
-                watch: InputWatch) -> Iterator[Detected]:
-    """Pass 3 of placeholder mode: ``detected`` with each post's spans completed by the
-    words its thread and author removed (:mod:`mmbdeid.jobs.consistency`), and its
-    placeholder text."""
-    from .consistency import consistent
-    detection = replace(config.detection, render_placeholders=True)
-    for fields, result in consistent(
-            detected, _reread(config), detection, engine,
-            lambda total: Progress("pass 3/3 scrubbing", total=total, quiet=config.quiet),
-            watch):
-        yield result._replace(fields=fields)
-    watch.check_file("pass 3/3")    # appended to after it was read?
 
 
 @fewer_collections()

@@ -49,14 +49,14 @@ class ChunkMentions:
     def __init__(self, run: str, digest: str, payload: bytes, detection: DetectionConfig):
         from ..output.operators import finder_of
         from ..people.resolver import Resolver
-        from .consistency import ChunkExtender
+        from .thread_names import ChunkExtender, runs_thread_names
         if hashlib.sha256(payload).hexdigest() != digest:
             raise MmbdeidValueError("the person map arrived damaged")
         people, members, scope = pickle.loads(payload)
         self.finder = finder_of(people, detection.chain.allow, detection.chain.steps)
         self.resolver = Resolver(people, members, scope)
         self.analyzer = (ChunkExtender(run, replace(detection, render_placeholders=False))
-                         .analyzer if detection.chain.runs("consistency") else None)
+                         .analyzer if runs_thread_names(detection) else None)
 
     def __call__(self, items: Sequence[Tuple[dict, List[Span], Optional[dict], List[str]]]
                  ) -> list:
@@ -85,21 +85,22 @@ def removed_counts(text: str, spans: Sequence[Span], mentions: Sequence) -> Coun
     return mention_counts(text, [part for _, parts in replaced for part in parts])
 
 
-def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summary,
-                     reread) -> Iterator[Tuple[dict, dict, list]]:
-    """Pass 2's posts (``detected``) linked, then pass 3 over ``reread()`` (the dump
-    again): ``(fields, rewritten record, what it replaced)`` per post, in input order, the
+def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summary
+                     ) -> Iterator[Tuple[dict, dict, list]]:
+    """Pass 2's posts (``detected``) linked, then pass 3 over the dump read again: ``(fields, rewritten record, what it replaced)`` per post, in input order, the
     summary's ``removed`` counted (when it has one)."""
     from ..people.gender_cues import GenderEvidence
     from ..people.linker import Linker
     from ..people.personmap import PersonMap
-    from .consistency import Evidence, FoundSpans
+    from .first_pass import reread
+    from ..detect.thread_names import DumpEvidence
+    from .thread_names import FoundSpans
 
     linker = Linker(config.scope)
     # surrogates: what the text says of each person (Mr., my sister, he) is read in pass 2
     surrogates = issubclass(OPERATORS[config.mode], SurrogateOperator)
     genders = GenderEvidence() if surrogates else None
-    evidence = Evidence(config.detection) if config.detection.chain.runs("consistency") else None
+    evidence = DumpEvidence.of(config.detection.chain)
     with FoundSpans() as found:
         for post in detected:
             linker.observe(post.fields, post.spans, post.mentions)
@@ -122,7 +123,7 @@ def people_rewritten(config: RunConfig, engine, detected: Iterator, watch, summa
                                           **seed)
 
         def work() -> Iterator[Tuple[dict, List[Span], Optional[dict], List[str]]]:
-            for index, record, spans in found.read_back(reread(), watch):
+            for index, record, spans in found.read_back(reread(config), watch):
                 words = (evidence.words_for(record.fields, index, spans)
                          if evidence is not None else None)
                 yield record.fields, spans, words, linker.scopes.addressees(record.fields)

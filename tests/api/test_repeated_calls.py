@@ -16,6 +16,7 @@ from mmbdeid.detect.analyzer import Analyzer
 from mmbdeid.model.reference import with_reference
 from mmbdeid.model.stats import CorpusStats
 from mmbdeid.spans import merge_mentions
+from mmbdeid.text.document import Document
 
 from paths import DEMO_DUMP, REPO
 
@@ -58,8 +59,8 @@ def demo_posts():
 def _built_afresh(tagger, posts):
     """The spans of a chain built the way the API built it before issue 21: a store of the
     posts' statistics, and every detector made for the call."""
-    documents = [api._document(dict({k: p[k] for k in api.CONTEXT_FIELDS if k in p},
-                                     text=p["text"])) for p in posts]
+    documents = [Document.from_post(api._fields(dict(
+        {k: p[k] for k in api.CONTEXT_FIELDS if k in p}, text=p["text"]))) for p in posts]
     analyzer = Analyzer.build(tagger, with_reference(CorpusStats.build(documents)))
     analyzer.prefetch(documents)
     return [merge_mentions(d.original_text, spans)

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
-from mmbdeid.detect.consistency import (NameEvidence, Seen, can_be_the_name, matching_spans,
+from mmbdeid.detect.thread_names import (NameEvidence, Seen, can_be_the_name, matching_spans,
                                         removed_types, scope_keys)
 from mmbdeid.spans import COMPLETION, CONSISTENCY, CRF, USERNAME, Span, raise_spans
 from mmbdeid.text.document import Document
@@ -199,9 +199,8 @@ def _words_sent(name: str, text: str, spans=()):
     """The words the main process sends a worker with ``text`` (and its ``spans``) after
     a post of the thread removed ``name`` with probability 0.9 (None: the post is not
     sent with any)."""
-    from mmbdeid.jobs.config import DetectionConfig
-    from mmbdeid.jobs.consistency import Evidence
-    evidence = Evidence(DetectionConfig("model"))
+    from mmbdeid.detect.thread_names import DumpEvidence
+    evidence = DumpEvidence()
     evidence.observe({"text": name, "thread": "t"}, [Span("NAME", 0, len(name), 0.9, CRF)])
     words = evidence.words_for({"text": text, "thread": "t"}, 1, spans)
     return sorted(words) if words else None

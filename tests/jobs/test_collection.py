@@ -5,7 +5,7 @@ import gc
 import pytest
 
 from mmbdeid.cli import main
-from mmbdeid.jobs import consistency, first_pass, passes, person_pass
+from mmbdeid.jobs import first_pass, passes, person_pass, thread_names
 from mmbdeid.jobs.chunks import chunked
 from mmbdeid.jobs.collection import YOUNG_OBJECTS, fewer_collections
 from paths import DEMO_DUMP
@@ -53,7 +53,7 @@ def test_dump_commands_run_at_the_slower_pace(threshold, monkeypatch, tmp_path, 
     def recording(*args, **kwargs):         # a pass chunking the posts for the workers
         seen.append(gc.get_threshold()[0])
         return chunked(*args, **kwargs)
-    for module in (first_pass, passes, person_pass, consistency):
+    for module in (first_pass, passes, person_pass, thread_names):
         monkeypatch.setattr(module, "chunked", recording)
     out = str(tmp_path / "out")
     assert main([part.format(out=out) for part in command]) == 0

@@ -7,8 +7,8 @@ that tags nothing, so each row checks what the rule steps remove on their own.""
 import pytest
 
 from mmbdeid.detect.analyzer import Analyzer
-from mmbdeid.detect.consistency import Seen, removed_types
 from mmbdeid.detect.names.cued_names import CUED, CuedNameDetector
+from mmbdeid.detect.thread_names import Seen, removed_types
 from mmbdeid.spans import CONSISTENCY, Span
 from mmbdeid.text.document import Document
 from stand_in_model import scrub

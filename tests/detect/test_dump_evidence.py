@@ -7,11 +7,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from mmbdeid.detect.consistency import merge_type
-from mmbdeid.jobs import consistency
-from mmbdeid.detect.options import ChainOptions
-from mmbdeid.jobs.config import DetectionConfig
-from mmbdeid.jobs.consistency import Evidence
+from mmbdeid.detect.thread_names import merge_type
+from mmbdeid.detect import thread_names
+from mmbdeid.detect.thread_names import DumpEvidence
 from mmbdeid.spans import CRF, Span
 
 NAMES = ["Ann", "Maren", "O'Leary", "Jean-Luc", "Do", "Faith", "Kay", "Zoë", "Will", "Li"]
@@ -42,7 +40,7 @@ def every_word(evidence, fields, index, spans):
                 if low in types or (low[-1:] == "n" and low[:-1] in types):
                     runs[low][run] += 1
             types = {word: seen for word, seen in types.items()
-                     if consistency._occurrences(word, seen, lowered, runs)
+                     if thread_names._occurrences(word, seen, lowered, runs)
                      > covered.get(word, 0)}
     return types or None
 
@@ -61,7 +59,7 @@ def name_spans(text, rng):
 @pytest.mark.parametrize("seed", range(8))
 def test_the_words_sent_are_those_of_going_through_every_word(seed):
     rng = random.Random(seed)
-    evidence = Evidence(DetectionConfig("model", ChainOptions(consistency=0.6)))
+    evidence = DumpEvidence(0.6)
     posts = []
     for index in range(300):
         words = rng.choices(NAMES + FILLER, k=rng.randint(1, 12))
@@ -81,7 +79,7 @@ def test_the_words_sent_are_those_of_going_through_every_word(seed):
 
 def test_the_words_looked_up_are_the_posts_own(monkeypatch):
     """An author with thousands of words: a post's words are looked up, not theirs."""
-    evidence = Evidence(DetectionConfig("model"))
+    evidence = DumpEvidence()
     for number in range(3000):
         name = "Name%d" % number
         evidence.observe({"text": name, "author": "busy", "board": "b"},
@@ -93,7 +91,7 @@ def test_the_words_looked_up_are_the_posts_own(monkeypatch):
         merged.append(key)
         return original(types, key, seen)
 
-    monkeypatch.setattr("mmbdeid.detect.consistency.merge_type", counted)
+    monkeypatch.setattr("mmbdeid.detect.thread_names.merge_type", counted)
     fields = {"text": "Thanks Name7 and Name2999", "author": "busy", "board": "b"}
     assert sorted(evidence.words_for(fields, 3000)) == ["name2999", "name7"]
     assert len(merged) == 2

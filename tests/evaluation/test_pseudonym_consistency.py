@@ -1,7 +1,7 @@
 """The person-consistency measure: every mention of a person must carry their one id."""
 import pytest
 
-from mmbdeid.evaluation.consistency import gold_mentions, measure
+from mmbdeid.evaluation.pseudonym_consistency import gold_mentions, measure
 
 POSTS = [
     {"id": "1", "text": "Hi Jess, welcome. Ron", "spans": [
