@@ -1,12 +1,13 @@
 """The fictional identity-annotated samples of issue 30: ``corpora_samples/people_identities.
-annotated.jsonl`` (the development sample) and ``corpora_samples/blind/people_identities_blind.
-annotated.jsonl`` (kept aside for the final figure).
+annotated.jsonl`` (the development sample), ``corpora_samples/blind/people_identities_blind.
+annotated.jsonl`` and ``people_identities_blind2.annotated.jsonl`` (kept aside for the final
+figures; the second written after the first was read once).
 
 Both are what ``tools/build_people_samples.py`` builds from their marked-up sources, and hold
 together: offsets read back, spans sorted and apart, every span has a ``person``, a member id
 is an author of the file, a ``~`` id is nobody's username, replies point to earlier posts of
-their thread. The blind file is checked by machine only: what a failure prints about it is
-post ids and reasons, never its text.
+their thread. The blind files are checked by machine only: what a failure prints about them
+is post ids and reasons, never their text.
 """
 import re
 from pathlib import Path
@@ -19,7 +20,9 @@ from sample_builds import build_script, digest, load, thread_problems
 SAMPLES = Path(paths.SAMPLES)
 DEVELOPMENT = SAMPLES / "people_identities.annotated.jsonl"
 BLIND = SAMPLES / "blind" / "people_identities_blind.annotated.jsonl"
-FILES = [pytest.param(DEVELOPMENT, id="development"), pytest.param(BLIND, id="blind")]
+BLIND2 = SAMPLES / "blind" / "people_identities_blind2.annotated.jsonl"
+FILES = [pytest.param(DEVELOPMENT, id="development"), pytest.param(BLIND, id="blind"),
+         pytest.param(BLIND2, id="blind2")]
 FIELDS = ["id", "board", "thread", "author", "parent", "time", "text", "spans", "keep"]
 
 
@@ -89,18 +92,33 @@ def test_replies_point_to_earlier_posts_of_their_thread(path):
     assert thread_problems(load(path)) == []
 
 
+def people(records):
+    return ({record["author"] for record in records}
+            | {span["person"] for record in records for span in record["spans"]})
+
+
+def boards(records):
+    return {record["board"] for record in records}
+
+
 def test_sizes_and_the_blind_sample_is_new(builder):
     development, blind = load(DEVELOPMENT), load(BLIND)
     shape = builder.stats(development)
     assert 60 <= shape["posts"] <= 90 and 8 <= shape["threads"] <= 12
     assert shape["boards"] == 4 and shape["people"] >= 50
-    assert 35 <= len(blind) <= 50 and len({record["board"] for record in blind}) == 3
-
-    def people(records):
-        return ({record["author"] for record in records}
-                | {span["person"] for record in records for span in record["spans"]})
-    assert not {record["board"] for record in blind} & {record["board"] for record in development}
+    assert 35 <= len(blind) <= 50 and len(boards(blind)) == 3
+    assert not boards(blind) & boards(development)
     assert not people(blind) & people(development)
+
+
+def test_the_second_blind_sample_is_new_to_both_others(builder):
+    development, blind, blind2 = load(DEVELOPMENT), load(BLIND), load(BLIND2)
+    shape = builder.stats(blind2)
+    assert 40 <= shape["posts"] <= 50 and 7 <= shape["threads"] <= 9 and shape["boards"] == 3
+    assert 30 <= shape["people"] <= 40 and shape["members on two boards"] >= 1
+    for other in (development, blind):
+        assert not boards(blind2) & boards(other)
+        assert not people(blind2) & people(other)
 
 
 # The development sample's hard cases, as the brief of issue 30 lists them: (post, text as
@@ -215,7 +233,7 @@ def test_slips_in_the_layout_are_refused(builder, text, error):
 
 def test_the_readme_gives_each_files_counts(builder):
     readme = (SAMPLES / "README.md").read_text(encoding="utf-8")
-    for path in (DEVELOPMENT, BLIND):
+    for path in (DEVELOPMENT, BLIND, BLIND2):
         name = path.relative_to(SAMPLES).as_posix()
         row = next(line for line in readme.splitlines() if line.startswith("| `%s` |" % name))
         shape = builder.stats(load(path))

@@ -5,7 +5,7 @@ Every post was written by hand for this project (invented boards, people and use
 real person's post copied or paraphrased), before and independent of the person-linking
 rules, so that the samples test the genre, not the code.
 
-    python3 tools/build_people_samples.py            # write both files
+    python3 tools/build_people_samples.py            # write the three files
     python3 tools/build_people_samples.py --check    # exit 1 if a shipped file is stale
     python3 tools/build_people_samples.py --stats    # counts of the development sample
 
@@ -15,7 +15,10 @@ Sources and outputs:
   ``corpora_samples/people_identities.annotated.jsonl`` (the development sample);
 * ``corpora_samples/blind/people_identities_blind.txt`` ->
   ``corpora_samples/blind/people_identities_blind.annotated.jsonl`` (kept aside: its source
-  sits beside it, not in this script, so that reading the script does not read it).
+  sits beside it, not in this script, so that reading the script does not read it);
+* ``corpora_samples/blind/people_identities_blind2.txt`` ->
+  ``corpora_samples/blind/people_identities_blind2.annotated.jsonl`` (the second blind
+  sample, written after the first was read once; kept aside the same way).
 
 Markup::
 
@@ -51,6 +54,8 @@ BUILDS = [
      SAMPLES / "people_identities.annotated.jsonl"),
     (SAMPLES / "blind" / "people_identities_blind.txt",
      SAMPLES / "blind" / "people_identities_blind.annotated.jsonl"),
+    (SAMPLES / "blind" / "people_identities_blind2.txt",
+     SAMPLES / "blind" / "people_identities_blind2.annotated.jsonl"),
 ]
 THREAD_SIZES = (4, 8)
 KEEP_KINDS = {"medical", "word", "title", "org"}
@@ -251,7 +256,7 @@ def jsonl(records: List[dict]) -> str:
 
 
 def build_all() -> Dict[Path, str]:
-    """Output path -> content, for both samples."""
+    """Output path -> content, for every sample."""
     return {output: jsonl(build(source.read_text(encoding="utf-8"), source.name))
             for source, output in BUILDS}
 
