@@ -43,6 +43,7 @@ from .personmap import Person, PersonMap, name_key
 from .resolver import DuplicateName, Resolver
 from .scope import SCOPES, ScopeIndex, field_text
 from .spread import CONFIDENT, is_word
+from .username_names import others_in_username
 from .variants import EXACT, VariantIndex, called, known_by_name
 
 _POST_CONTEXT = ("id", "author", "parent", "thread", "board")
@@ -282,7 +283,8 @@ class Linker:
             return best
         parent = self.scopes.parent_author(post)
         if parent and parent != author and parent in by_username \
-                and not known_by_name(by_username[parent]):
+                and not known_by_name(by_username[parent]) \
+                and key not in others_in_username(parent):       # not Jake of momtojake
             return parent               # Farrow et al.: a greeting names the author replied to
         return None
 

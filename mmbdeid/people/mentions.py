@@ -23,9 +23,15 @@ _WORD = re.compile(r"\w+")
 # of the post it replies to): "Hi Arhtur", "Jess, welcome", "Thank you Jo.",
 # "Good luck Monique!", "Good idea Hank.", "@Linda", "hugs to Linda".
 _GREETING = re.compile(          # matched from the line's start to the name
-    r"\W*(?:(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
-    r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b[\W_]*)?$",
+    r"\W*(?P<word>(?:hi|hello|hey|heya|hiya|dear|morning|evening|good\s+(?:morning|evening|"
+    r"afternoon)|welcome|thanks|thank\s+you|thx|ty|congrats|hugs|aww+|oh)\b)?[\W_]*$",
     re.IGNORECASE)
+# what follows a bare name opening a post that speaks to them: a mark setting it apart
+# ("Jess, welcome", "Jess!") or a word of talk to someone ("helen you've been through")
+_SET_APART = re.compile(
+    r"[ \t]*(?:[,!?:;\-\u2013\u2014]|$|(?:you|your|u|ur|ya|i|i'm|im|we|so|sorry|thanks|"
+    r"thank|welcome|glad|congrats|hugs|good|great|hope|how|what|did|do|have|are|please|"
+    r"yes|no|that|this|lol|omg|wow|aww+)\b)", re.MULTILINE | re.IGNORECASE)
 _ADDRESS_LEAD = re.compile(
     r"\b(?:thank\s+you|thanks|thx|ty|good\s+luck|congrats|congratulations|welcome|hugs|"
     r"hi|hello|hey|dear|sorry|glad)[\s,]+$", re.IGNORECASE)
@@ -49,14 +55,18 @@ _NOT_VOCATIVE_BEFORE = frozenset(
     "son daughter mom mum dad mother father doctor doc nurse aunt uncle cousin niece nephew "
     "grandma grandpa gran boyfriend girlfriend partner boss neighbor neighbour told tell "
     "ask asked saw see met meet call called".split())
-# A relative or someone known named after a possessive ("my sister Summer", "her husband
-# Will") is a third party: never the post's own author (issue 30).
+# A relative, a carer or someone known named after a possessive ("my sister Summer", "her
+# husband Will", "my OT, also Priya") is a third party: never the post's own author
+# (issue 30), even when the author shares the name.
 _KIN_LEAD = re.compile(
     r"\b(?:my|our|his|her|their|your)\s+(?:(?:older|younger|little|big|late|ex)[\s-]+)?"
     r"(?:sister|brother|husband|wife|son|daughter|mom|mum|dad|mother|father|aunt|uncle|"
     r"cousin|niece|nephew|grandma|grandpa|granddaughter|grandson|gran|boyfriend|girlfriend|"
-    r"partner|fianc[eé]e?|neighbou?r|boss|sil|bil|mil|fil|dh|dw|ds|dd)"
-    r"[\s,]+$", re.IGNORECASE)
+    r"partner|fianc[eé]e?|neighbou?r|boss|sil|bil|mil|fil|dh|dw|ds|dd|"
+    # people who care for the author ("my OT Priya", "our nurse, also Priya")
+    r"ot|pt|physio|nurse|doctor|doc|gp|therapist|counsell?or|surgeon|carer|caregiver|"
+    r"aide|sponsor|coach|social\s+worker|case\s+manager)"
+    r"(?:[\s,]+(?:also|too|called|named))?[\s,]+$", re.IGNORECASE)
 _SENTENCE_END_AFTER = re.compile(r"[ \t]*[.!?]+(?:\s|$)")
 # The author of a post: its sign-off ("Thanks Mary Jane" ending the post, "Hope that
 # helps! R o b e r t", "...\nRon"), or a self-introduction ("I'm Kristen", "Dawn here").
@@ -204,7 +214,10 @@ def mention_role(text: str, start: int, end: int, line_start: Optional[int] = No
     if "@" in text[max(start - 1, 0):start + 1]:          # "@Linda": a handle addressed
         return "addressee"
     first_line = _NOT_SPACE.search(text, 0, line_start) is None     # nothing above it
-    if first_line and _GREETING.match(text, line_start, start):
+    greeting = _GREETING.match(text, line_start, start) if first_line else None
+    # a bare name opening a post is addressed when set apart or talked to ("Jess, welcome",
+    # "helen you've"), not when it starts a sentence about them ("Teddy had a bad night")
+    if greeting and (greeting.group("word") or _SET_APART.match(text, end)):
         return "addressee"
     # the lead patterns end at the name: they are matched on the line's last words only
     lead = _last_words(text, line_start, start)

@@ -10,13 +10,14 @@ from typing import Collection, Dict, List, Set, Tuple, Union
 
 import jellyfish
 
-from ..lexicon.names import first_names
+from ..lexicon.names import all_first_names, first_names
 from ..lexicon.usernames import username_variants
 from ..lexicon.wordlists import load_nickname_groups, load_wordlist
 from .gender import name_gender
 from .mentions import ordinary_word
 from .personmap import Person, PersonMap, name_key
 from .spellings import SpellingIndex, misspelling_distance
+from .username_names import others_in_username
 
 USERNAME_PREFIX_MIN = 4
 
@@ -92,10 +93,13 @@ class VariantIndex:
         for username in person.usernames:
             _add(self.exact, name_key(username), person.id)
             folded = username.casefold()
-            for end in range(USERNAME_PREFIX_MIN, len(folded)):   # "oneday" of onedayatatime
+            not_own = not_their_names(person)
+            # a prefix reaching into someone else's name is not the member's (ellies_dad)
+            for end in range(USERNAME_PREFIX_MIN, min(len(folded),
+                                                      _prefix_end(username, not_own))):
                 if not ordinary_word(folded[:end]):          # not "hope" of hopeful_in_ohio
                     _add(self.by_username_prefix, folded[:end], person.id)
-            for variant in username_variants(username):
+            for variant in username_variants(username) - not_own:
                 if len(variant) >= 3 and variant not in stop_words:
                     _add(self.by_username_variant, variant, person.id)
                     if variant.isalpha():                      # "kaygril" of kaygirl
@@ -172,7 +176,8 @@ def called(key: str, person: Person) -> int:
     username or a part of it: ``linda`` of linda_k), ``VARIANT`` (a nickname, initials,
     a part of a longer name or a longer name of a part, a misspelling, a username prefix)
     or 0."""
-    variants = _username_words(tuple(person.usernames))
+    not_own = not_their_names(person)
+    variants = _username_words(tuple(person.usernames)) - not_own
     if key in person.names or key in variants:
         return EXACT
     names = list(person.names) + [v for v in variants if v.isalpha()]
@@ -189,7 +194,8 @@ def called(key: str, person: Person) -> int:
             return VARIANT
     folded = key.replace(" ", "")
     if len(folded) >= USERNAME_PREFIX_MIN and not ordinary_word(folded) and any(
-            u.casefold().startswith(folded) for u in person.usernames):
+            u.casefold().startswith(folded) and len(folded) < _prefix_end(u, not_own)
+            for u in person.usernames):
         return VARIANT
     return 0
 
@@ -251,7 +257,48 @@ def _username_words(usernames: Tuple[str, ...]) -> frozenset:
     stop_words = load_wordlist("stop_words")
     words = {name_key(u) for u in usernames}
     for username in usernames:
-        words |= {v for v in username_variants(username)
+        words |= {v for v in username_variants(username) - others_in_username(username)
                   if len(v) >= 3 and v not in stop_words}
     return frozenset(words)
 
+
+
+SIGNED_POSTS = 2        # posts giving a member a first name before it outweighs their username
+
+
+def not_their_names(person: Person) -> frozenset:
+    """The names inside a member's usernames that are not theirs (issue 30): a third
+    party's (``teddy`` of carer_for_teddy, :func:`others_in_username`), and a first name
+    that disagrees with the first name their own posts give them in two posts or more
+    (``teddy`` of teddy_and_me, who signs ``xx Dawn``): not the same, a nickname or a
+    short form of it, and never given to them by a post."""
+    others = frozenset().union(*(others_in_username(u) for u in person.usernames))
+    in_username = _username_first_names(tuple(person.usernames)) - others
+    if not in_username:
+        return others
+    signed = [key for key, posts in person.names.items() if posts >= SIGNED_POSTS
+              and key in all_first_names() and key not in in_username]
+    return others | frozenset(word for word in in_username if signed and word not in person.names
+                              and not any(_agree(word, name) for name in signed))
+
+
+def _agree(word: str, name: str) -> bool:
+    """Whether two first names may be one person's: a nickname or a short form."""
+    groups = _nickname_groups_by_name()
+    return (word.startswith(name) or name.startswith(word)
+            or bool(groups.get(word, frozenset()) & groups.get(name, frozenset())))
+
+
+def _prefix_end(username: str, not_own: Collection[str]) -> int:
+    """How long a prefix of ``username`` (case-folded) that is a member's name is, at
+    most, plus one: it stops before any name in it that is not theirs."""
+    folded = username.casefold()
+    starts = [folded.find(word) for word in not_own if folded.find(word) >= 0]
+    return min(starts) + 1 if starts else len(folded) + 1
+
+
+@functools.lru_cache(maxsize=65536)
+def _username_first_names(usernames: Tuple[str, ...]) -> frozenset:
+    """The words of the usernames that are first names and not ordinary words."""
+    return frozenset(word for word in _username_words(usernames) if word.isalpha()
+                     and word in all_first_names() and not ordinary_word(word))

@@ -52,6 +52,13 @@ def test_adjacent_name_tokens_are_one_mention(text, words, merged):
     ("Hi all, Dawn here. On prednisone", "Dawn", "author"),
     ("I asked Ron about it.\nHi Jess", "Jess", "addressee"),  # a greeting on any line
     ("our friend Arthr was trying to say", "Arthr", ""),
+    # a bare name opening a post is addressed only when set apart (issue 30)
+    ("Jess! So glad", "Jess", "addressee"),
+    ("helen you've been through so much", "helen", "addressee"),
+    ("Teddy had a bad night.", "Teddy", ""),
+    # a carer or clinician after a possessive is a third party, never the author
+    ("My OT, also Priya, says rest", "Priya", "titled"),
+    ("our nurse Odile came", "Odile", "titled"),
 ])
 def test_mention_role(text, name, role):
     start = text.index(name)

@@ -48,7 +48,8 @@ def role_on_whole_line(text, start, end):
         return "titled"
     if "@" in text[max(start - 1, 0):start + 1]:
         return "addressee"
-    if not text[:line_start].strip() and mentions._GREETING.match(before):
+    greeting = mentions._GREETING.match(before) if not text[:line_start].strip() else None
+    if greeting and (greeting.group("word") or mentions._SET_APART.match(text, end)):
         return "addressee"
     if (mentions._SELF_LEAD.search(before)
             or re.match(r"^\s+here\b", text[end:], re.IGNORECASE)):
