@@ -6,6 +6,7 @@ person and writing the values, is :meth:`~mmbdeid.output.operators.PersonOperato
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Collection, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -94,11 +95,13 @@ class MentionFinder:
         names = set()
         for username in addressees:
             names.update(self.own_names.get(username.casefold(), ()))
-        names = {name for name in names if len(name) >= 2 and " " not in name}
+        folded = text.casefold()
+        names = {name for name in names if len(name) >= 2 and " " not in name
+                 and name.casefold() in folded}
         if not names:
             return []
-        pattern = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(
-            re.escape(name) for name in sorted(names, key=len, reverse=True)), re.IGNORECASE)
+        pattern = _alternation(tuple(sorted(names, key=lambda name: (-len(name), name))),
+                               re.IGNORECASE)
         return [(found.start(), found.end()) for found in pattern.finditer(text)
                 if found.group()[:1].isupper() and _set_off(text, found.start(), found.end())
                 and mention_role(text, found.start(), found.end()) == "addressee"]
@@ -110,15 +113,22 @@ class MentionFinder:
         places: List[Tuple[int, int]] = []
         parts = set(self.thread_parts.get(str(fields.get("thread") or ""), ()))
         parts.update(full_name_parts(text, spans))
-        where = {part: where_part_searched(part) for part in parts}
+        where = {part: where_part_searched(part) for part in parts if part in text}
         if any(where.values()):
-            pattern = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(
-                re.escape(part) for part in sorted(parts, key=len, reverse=True)
-                if where[part]))
+            pattern = _alternation(tuple(sorted((part for part in where if where[part]),
+                                                key=lambda part: (-len(part), part))))
             places += [(found.start(), found.end()) for found in pattern.finditer(text)
                        if where[found.group()] == ANYWHERE
                        or not sentence_initial(text, found.start(), found.end())]
         return places
+
+
+@functools.lru_cache(maxsize=4096)
+def _alternation(words: Tuple[str, ...], flags: int = 0) -> "re.Pattern[str]":
+    """One pattern for any of ``words`` (longest first) as a whole word, hyphens joining;
+    compiled once per set of words: a thread's posts ask for the same set, and the
+    pattern of many names costs more to compile than to run (re's own cache is small)."""
+    return re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(map(re.escape, words)), flags)
 
 
 def full_name_parts(text: str, spans: Sequence[Span]) -> List[str]:
